@@ -1,0 +1,90 @@
+//! Typed Parquet for Rust.
+//!
+//! `#[derive(ParquetType)]` on a struct generates, at compile time, the code
+//! that shreds its values into Parquet columns (with definition and
+//! repetition levels) and assembles them back. The same converter trait
+//! ([`RecordConverter`]) carries derived types and dynamic records (see the
+//! `avro-baseline` crate), through an in-memory page store
+//! ([`mem::MemPageStore`]) or files ([`ParquetWriter`], [`ParquetReader`]).
+//!
+//! ```
+//! use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+//! use std::collections::BTreeMap;
+//!
+//! #[derive(ParquetType, Debug, PartialEq)]
+//! struct Order {
+//!     id: u64,
+//!     customer: Option<String>,
+//!     lines: Vec<Line>,
+//!     attributes: BTreeMap<String, i32>,
+//! }
+//!
+//! #[derive(ParquetType, Debug, PartialEq)]
+//! struct Line { sku: String, quantity: u16 }
+//!
+//! let order = Order {
+//!     id: 1,
+//!     customer: None,
+//!     lines: vec![Line { sku: "A-1".into(), quantity: 2 }],
+//!     attributes: BTreeMap::from([("priority".into(), 3)]),
+//! };
+//! let mut writer = ParquetWriter::<Order, _>::new(Vec::new())?;
+//! writer.write(&order)?;
+//! let file = bytes::Bytes::from(writer.into_inner()?);
+//!
+//! let orders = ParquetReader::<Order, _>::new(file)?.collect::<Result<Vec<_>, _>>()?;
+//! assert_eq!(orders, [order]);
+//! # Ok::<(), magnolify_parquet::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod derive_support;
+mod error;
+mod field;
+pub mod file;
+pub mod mem;
+mod options;
+pub mod read;
+mod record;
+pub mod schema;
+pub mod types;
+pub mod write;
+
+pub use error::{Error, Result};
+pub use field::ParquetField;
+pub use file::{ParquetReader, ParquetWriter, WriterBuilder};
+pub use options::{DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, TimeUnit};
+pub use record::{Derived, ParquetRecord, RecordConverter, DOCS_KEY};
+pub use types::ListElement;
+
+/// Re-export of the `parquet` crate this library is built on, so users name
+/// the same version (compression codecs, writer properties, metadata).
+pub use parquet;
+
+#[cfg(feature = "derive")]
+pub use magnolify_parquet_derive::ParquetType;
+
+/// What generated code names; not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::derive_support::*;
+    pub use crate::error::{Error, Result};
+    pub use crate::field::ParquetField;
+    pub use crate::types::LeafPlan;
+    pub use crate::options::{DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
+    pub use crate::read::{FileNode, RecordSource, Resolver};
+    pub use crate::record::ParquetRecord;
+    pub use crate::schema::{group, message_from, with_id};
+    pub use crate::types::{ListElement, Slot, StructPlan};
+    pub use crate::write::{ColumnSink, WriteAt};
+    pub use core::option::Option::{self, None, Some};
+    pub use core::result::Result::{Err, Ok};
+    pub use parquet::basic::Repetition;
+    pub use parquet::schema::types::Type;
+    pub use std::string::String;
+    pub use std::vec::Vec;
+    pub use std::boxed::Box;
+    pub use std::default::Default;
+    pub use std::format;
+}

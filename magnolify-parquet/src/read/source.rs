@@ -1,0 +1,355 @@
+//! Per-leaf cursors over decoded batches of whole records: what assembly
+//! reads from.
+
+use parquet::column::page::PageReader;
+use parquet::column::reader::{ColumnReader, get_column_reader};
+use parquet::data_type::{ByteArray, FixedLenByteArray, Int96};
+use parquet::schema::types::ColumnDescPtr;
+
+use crate::error::{Error, Result};
+
+/// The dense values of one batch of a leaf, typed by its physical type.
+#[derive(Debug)]
+pub(crate) enum Values {
+    Bool(Vec<bool>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    I96(Vec<Int96>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    Bytes(Vec<ByteArray>),
+    Fixed(Vec<FixedLenByteArray>),
+}
+
+impl Values {
+    fn len(&self) -> usize {
+        match self {
+            Values::Bool(v) => v.len(),
+            Values::I32(v) => v.len(),
+            Values::I64(v) => v.len(),
+            Values::I96(v) => v.len(),
+            Values::F32(v) => v.len(),
+            Values::F64(v) => v.len(),
+            Values::Bytes(v) => v.len(),
+            Values::Fixed(v) => v.len(),
+        }
+    }
+}
+
+/// One projected leaf: its decoder and the current batch with read positions.
+pub(crate) struct LeafCursor {
+    pub(crate) def: Vec<i16>,
+    pub(crate) rep: Vec<i16>,
+    pub(crate) values: Values,
+    /// Next level (triplet) to read.
+    pub(crate) lvl: usize,
+    /// Next dense value to read.
+    pub(crate) val: usize,
+    pub(crate) max_def: i16,
+    pub(crate) max_rep: i16,
+    pub(crate) path: String,
+    pub(crate) descr: ColumnDescPtr,
+    reader: Option<ColumnReader>,
+}
+
+macro_rules! take_value {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $variant:ident) => {
+        $(#[$doc])*
+        /// `Ok(None)` is a null at this level; the cursor moves to the next triplet.
+        #[inline]
+        pub fn $name(&mut self, cursor: usize) -> Result<Option<$t>> {
+            let c = self.cursor_mut(cursor)?;
+            if c.next_def()? < c.max_def {
+                return Ok(None);
+            }
+            let i = c.val;
+            c.val += 1;
+            match &c.values {
+                Values::$variant(v) => match v.get(i) {
+                    Some(x) => Ok(Some(x.clone())),
+                    None => Err(Error::corrupt(c.path.clone(), "fewer values than defined levels")),
+                },
+                _ => Err(Error::corrupt(c.path.clone(), concat!("column is not ", stringify!($variant)))),
+            }
+        }
+    };
+}
+
+impl LeafCursor {
+    pub(crate) fn new(descr: ColumnDescPtr) -> Self {
+        use parquet::basic::Type as P;
+        let values = match descr.physical_type() {
+            P::BOOLEAN => Values::Bool(Vec::new()),
+            P::INT32 => Values::I32(Vec::new()),
+            P::INT64 => Values::I64(Vec::new()),
+            P::INT96 => Values::I96(Vec::new()),
+            P::FLOAT => Values::F32(Vec::new()),
+            P::DOUBLE => Values::F64(Vec::new()),
+            P::BYTE_ARRAY => Values::Bytes(Vec::new()),
+            P::FIXED_LEN_BYTE_ARRAY => Values::Fixed(Vec::new()),
+        };
+        LeafCursor {
+            def: Vec::new(),
+            rep: Vec::new(),
+            values,
+            lvl: 0,
+            val: 0,
+            max_def: descr.max_def_level(),
+            max_rep: descr.max_rep_level(),
+            path: descr.path().string(),
+            descr,
+            reader: None,
+        }
+    }
+
+    /// Levels in the current batch.
+    fn len(&self) -> usize {
+        if self.max_rep > 0 {
+            self.rep.len()
+        } else if self.max_def > 0 {
+            self.def.len()
+        } else {
+            self.values.len()
+        }
+    }
+
+    #[inline(always)]
+    fn next_def(&mut self) -> Result<i16> {
+        let i = self.lvl;
+        if i >= self.len() {
+            return Err(Error::corrupt(self.path.clone(), "column ended before the other columns of the record"));
+        }
+        self.lvl += 1;
+        Ok(if self.max_def > 0 { self.def[i] } else { 0 })
+    }
+
+    /// Starts reading a new column chunk.
+    pub(crate) fn set_pages(&mut self, pages: Box<dyn PageReader>) {
+        self.reader = Some(get_column_reader(self.descr.clone(), pages));
+    }
+
+    /// Decodes up to `records` whole records into the batch, replacing it.
+    pub(crate) fn fill(&mut self, records: usize) -> Result<usize> {
+        self.def.clear();
+        self.rep.clear();
+        self.lvl = 0;
+        self.val = 0;
+        let def = (self.max_def > 0).then_some(&mut self.def);
+        let rep = (self.max_rep > 0).then_some(&mut self.rep);
+        macro_rules! read {
+            ($($reader:ident => $values:ident),*) => {
+                match (&mut self.reader, &mut self.values) {
+                    $((Some(ColumnReader::$reader(r)), Values::$values(v)) => {
+                        v.clear();
+                        r.read_records(records, def, rep, v)
+                    })*
+                    (None, _) => return Ok(0),
+                    _ => return Err(Error::corrupt(self.path.clone(), "column reader and buffer disagree on the physical type")),
+                }
+            };
+        }
+        let read = read!(
+            BoolColumnReader => Bool,
+            Int32ColumnReader => I32,
+            Int64ColumnReader => I64,
+            Int96ColumnReader => I96,
+            FloatColumnReader => F32,
+            DoubleColumnReader => F64,
+            ByteArrayColumnReader => Bytes,
+            FixedLenByteArrayColumnReader => Fixed
+        );
+        let (n, _, _) = read.map_err(|e| Error::parquet_at(self.path.clone(), e))?;
+        self.check_batch()?;
+        Ok(n)
+    }
+
+    /// Checks the levels of a fresh batch against the schema's bounds, so
+    /// that assembly can trust them.
+    fn check_batch(&self) -> Result<()> {
+        if let Some(d) = self.def.iter().find(|d| **d < 0 || **d > self.max_def) {
+            return Err(Error::corrupt(self.path.clone(), format!("definition level {d} outside 0..={}", self.max_def)));
+        }
+        if let Some(r) = self.rep.iter().find(|r| **r < 0 || **r > self.max_rep) {
+            return Err(Error::corrupt(self.path.clone(), format!("repetition level {r} outside 0..={}", self.max_rep)));
+        }
+        if self.max_def > 0 && self.max_rep > 0 && self.def.len() != self.rep.len() {
+            return Err(Error::corrupt(self.path.clone(), "as many definition as repetition levels expected"));
+        }
+        let defined = if self.max_def > 0 { self.def.iter().filter(|d| **d == self.max_def).count() } else { self.len() };
+        if defined != self.values.len() {
+            return Err(Error::corrupt(
+                self.path.clone(),
+                format!("{} values decoded for {defined} defined levels", self.values.len()),
+            ));
+        }
+        Ok(())
+    }
+
+    fn exhausted(&self) -> bool {
+        self.lvl == self.len() && self.val == self.values.len()
+    }
+}
+
+/// The projected leaves of a file (or store) with their current batches, and
+/// the index of the record being assembled.
+///
+/// Converters read through it with the recursive descent of the Dremel paper:
+/// [`peek`](Self::peek) at the first leaf of a node tells whether the node is
+/// present and whether a list goes on; `take_*` and [`skip`](Self::skip)
+/// consume one triplet.
+pub struct RecordSource {
+    pub(crate) cursors: Vec<LeafCursor>,
+    pub(crate) row: u64,
+}
+
+impl RecordSource {
+    pub(crate) fn new(columns: Vec<ColumnDescPtr>) -> Self {
+        RecordSource { cursors: columns.into_iter().map(LeafCursor::new).collect(), row: 0 }
+    }
+
+    #[inline(always)]
+    fn cursor_mut(&mut self, cursor: usize) -> Result<&mut LeafCursor> {
+        let n = self.cursors.len();
+        self.cursors
+            .get_mut(cursor)
+            .ok_or_else(|| Error::corrupt(format!("#{cursor}"), format!("no cursor {cursor}: {n} columns are read")))
+    }
+
+    /// Index of the record being assembled, from the start of the file.
+    pub fn row(&self) -> u64 {
+        self.row
+    }
+
+    /// Dotted path of the column under `cursor`.
+    pub fn path(&self, cursor: usize) -> &str {
+        self.cursors.get(cursor).map_or("?", |c| c.path.as_str())
+    }
+
+    /// Maximum definition level of the column under `cursor`.
+    pub fn max_def(&self, cursor: usize) -> i16 {
+        self.cursors.get(cursor).map_or(0, |c| c.max_def)
+    }
+
+    /// The (repetition, definition) levels of the next triplet of `cursor`;
+    /// `(0, 0)` at the end of the batch, which is a record boundary.
+    #[inline]
+    pub fn peek(&self, cursor: usize) -> (i16, i16) {
+        match self.cursors.get(cursor) {
+            Some(c) if c.lvl < c.len() => (
+                if c.max_rep > 0 { c.rep[c.lvl] } else { 0 },
+                if c.max_def > 0 { c.def[c.lvl] } else { 0 },
+            ),
+            _ => (0, 0),
+        }
+    }
+
+    /// Consumes one triplet of each of `count` cursors from `first`, each of
+    /// which must be null below definition level `below`: the single triplet
+    /// that an absent node or an empty list leaves in each of its leaves.
+    #[inline]
+    pub fn skip(&mut self, first: usize, count: usize, below: i16) -> Result<()> {
+        for i in first..first + count {
+            let c = self.cursor_mut(i)?;
+            let d = c.next_def()?;
+            if d >= below {
+                return Err(Error::corrupt(
+                    c.path.clone(),
+                    format!("definition level {d} where the enclosing node is absent (below {below})"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The error for a null in a required field at `cursor`.
+    pub fn null_error(&self, cursor: usize) -> Error {
+        Error::Null { path: self.path(cursor).to_owned(), row: self.row }
+    }
+
+    /// A value error at `cursor` and the current row.
+    pub fn value_error(&self, cursor: usize, message: impl Into<String>) -> Error {
+        Error::Value { path: self.path(cursor).to_owned(), row: Some(self.row), message: message.into() }
+    }
+
+    /// A corruption error at `cursor`.
+    pub fn corrupt(&self, cursor: usize, message: impl Into<String>) -> Error {
+        Error::corrupt(self.path(cursor).to_owned(), message)
+    }
+
+    take_value!(
+        /// The next BOOLEAN triplet.
+        take_bool, bool, Bool);
+    take_value!(
+        /// The next INT32 triplet.
+        take_i32, i32, I32);
+    take_value!(
+        /// The next INT64 triplet.
+        take_i64, i64, I64);
+    take_value!(
+        /// The next INT96 triplet.
+        take_i96, Int96, I96);
+    take_value!(
+        /// The next FLOAT triplet.
+        take_f32, f32, F32);
+    take_value!(
+        /// The next DOUBLE triplet.
+        take_f64, f64, F64);
+
+    /// Calls `f` on the next BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value without
+    /// copying it; `Ok(None)` for a null.
+    #[inline]
+    pub fn take_byte_slice<R>(&mut self, cursor: usize, f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
+        let c = self.cursor_mut(cursor)?;
+        if c.next_def()? < c.max_def {
+            return Ok(None);
+        }
+        let i = c.val;
+        c.val += 1;
+        let bytes = match &c.values {
+            Values::Bytes(v) => v.get(i).map(|b| b.data()),
+            Values::Fixed(v) => v.get(i).map(|b| b.data()),
+            _ => return Err(Error::corrupt(c.path.clone(), "column does not hold bytes")),
+        };
+        match bytes {
+            Some(b) => Ok(Some(f(b))),
+            None => Err(Error::corrupt(c.path.clone(), "fewer values than defined levels")),
+        }
+    }
+
+    /// Starts a new column chunk for every cursor: `pages(i)` gives the page
+    /// reader of cursor `i`.
+    pub(crate) fn set_pages(&mut self, mut pages: impl FnMut(usize) -> Result<Box<dyn PageReader>>) -> Result<()> {
+        for (i, c) in self.cursors.iter_mut().enumerate() {
+            c.set_pages(pages(i)?);
+        }
+        Ok(())
+    }
+
+    /// Decodes the next batch of up to `records` records in every column.
+    /// Returns how many records the batch holds; every column must agree.
+    pub(crate) fn fill(&mut self, records: usize) -> Result<usize> {
+        let mut count = None;
+        for c in &mut self.cursors {
+            let n = c.fill(records)?;
+            match count {
+                None => count = Some(n),
+                Some(m) if m != n => {
+                    return Err(Error::corrupt(c.path.clone(), format!("{n} records where other columns have {m}")))
+                }
+                _ => {}
+            }
+        }
+        Ok(count.unwrap_or(0))
+    }
+
+    /// After a batch has been assembled: every triplet must have been read.
+    pub(crate) fn check_exhausted(&self) -> Result<()> {
+        match self.cursors.iter().find(|c| !c.exhausted()) {
+            Some(c) => Err(Error::corrupt(
+                c.path.clone(),
+                format!("{} triplets left over after the records of the batch were assembled", c.len() - c.lvl),
+            )),
+            None => Ok(()),
+        }
+    }
+}

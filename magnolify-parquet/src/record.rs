@@ -1,0 +1,149 @@
+//! The converter trait that every kind of record goes through, and its
+//! implementation for derived types.
+
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use parquet::file::metadata::KeyValue;
+use parquet::schema::types::{SchemaDescriptor, TypePtr};
+
+use crate::error::Result;
+use crate::field::ParquetField;
+use crate::options::FieldOptions;
+use crate::read::{FileNode, RecordSource, Resolver};
+use crate::write::{ColumnSink, WriteAt};
+
+/// Turns records of one kind into Parquet columns and back.
+///
+/// Both compile-time types ([`Derived`]) and dynamic records (the Avro
+/// baseline's `AvroConverter`) implement it, so the in-memory store, the
+/// file writer and the file reader are the same code for both.
+pub trait RecordConverter {
+    /// The record type.
+    type Record;
+    /// What reading needs, resolved once per file (see [`resolve`](Self::resolve)).
+    type ReadPlan: Send + Sync + 'static;
+
+    /// The Parquet message written.
+    fn schema(&self) -> Result<TypePtr>;
+
+    /// Footer key/value pairs the writer stores (an Avro schema, field docs).
+    fn key_value_metadata(&self) -> Vec<KeyValue> {
+        Vec::new()
+    }
+
+    /// Shreds `record` into `sink`. On error the sink may hold part of the
+    /// record; callers use [`ColumnSink::record`] to roll it back.
+    fn write(&self, record: &Self::Record, sink: &mut ColumnSink) -> Result<()>;
+
+    /// Resolves the converter against a file's schema: returns the plan and,
+    /// in cursor order, the file columns to decode.
+    fn resolve(&self, file: &SchemaDescriptor) -> Result<(Self::ReadPlan, Vec<usize>)>;
+
+    /// Assembles one record.
+    fn read(&self, plan: &Self::ReadPlan, source: &mut RecordSource) -> Result<Self::Record>;
+}
+
+/// A struct that can be a whole Parquet record: `#[derive(ParquetType)]`
+/// implements it for structs with named fields.
+pub trait ParquetRecord: ParquetField {
+    /// The message name written in the schema.
+    const MESSAGE: &'static str;
+
+    /// The struct's own doc comment.
+    const DOC: Option<&'static str> = None;
+
+    /// The Parquet message of the type.
+    ///
+    /// ```
+    /// # #[cfg(feature = "derive")] {
+    /// use magnolify_parquet::{ParquetRecord, ParquetType, schema};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Point { x: f64, y: f64 }
+    ///
+    /// let text = schema::to_text(&Point::message().unwrap());
+    /// assert_eq!(text, "message Point {\n  REQUIRED DOUBLE x;\n  REQUIRED DOUBLE y;\n}\n");
+    /// # }
+    /// ```
+    fn message() -> Result<TypePtr> {
+        let node = Self::schema(Self::MESSAGE, parquet::basic::Repetition::REQUIRED, &FieldOptions::DEFAULT)?;
+        crate::schema::message_from(Self::MESSAGE, node)
+    }
+}
+
+/// The converter of a derived type: zero-sized, everything is in the type.
+pub struct Derived<T>(PhantomData<fn() -> T>);
+
+impl<T> Derived<T> {
+    /// The converter of `T`.
+    pub const fn new() -> Self {
+        Derived(PhantomData)
+    }
+}
+
+impl<T> Default for Derived<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Clone for Derived<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Derived<T> {}
+
+impl<T> std::fmt::Debug for Derived<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Derived<{}>", std::any::type_name::<T>())
+    }
+}
+
+/// Key of the footer entry that holds a derived type's doc comments.
+pub const DOCS_KEY: &str = "magnolify.docs";
+
+impl<T: ParquetRecord> RecordConverter for Derived<T> {
+    type Record = T;
+    type ReadPlan = T::ReadPlan;
+
+    fn schema(&self) -> Result<TypePtr> {
+        T::message()
+    }
+
+    fn key_value_metadata(&self) -> Vec<KeyValue> {
+        let mut docs: Vec<(String, String)> = T::DOC.map(|d| (String::new(), d.to_owned())).into_iter().collect();
+        <T as ParquetField>::docs("", &mut docs);
+        if docs.is_empty() {
+            return Vec::new();
+        }
+        docs.into_iter()
+            .map(|(path, doc)| {
+                let key = if path.is_empty() { DOCS_KEY.to_owned() } else { format!("{DOCS_KEY}.{path}") };
+                KeyValue::new(key, doc)
+            })
+            .collect()
+    }
+
+    #[inline]
+    fn write(&self, record: &T, sink: &mut ColumnSink) -> Result<()> {
+        record.write(sink, WriteAt::ROOT, &FieldOptions::DEFAULT)
+    }
+
+    fn resolve(&self, file: &SchemaDescriptor) -> Result<(T::ReadPlan, Vec<usize>)> {
+        let mut resolver = Resolver::new(file);
+        let plan = T::resolve(&FileNode::root(file), &FieldOptions::DEFAULT, &mut resolver)?;
+        Ok((plan, resolver.into_columns()))
+    }
+
+    #[inline]
+    fn read(&self, plan: &T::ReadPlan, source: &mut RecordSource) -> Result<T> {
+        T::read(plan, source)
+    }
+}
+
+/// The schema descriptor of a converter's message.
+pub(crate) fn descriptor<C: RecordConverter>(converter: &C) -> Result<Arc<SchemaDescriptor>> {
+    Ok(Arc::new(SchemaDescriptor::new(converter.schema()?)))
+}

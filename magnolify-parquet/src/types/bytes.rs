@@ -1,0 +1,153 @@
+//! Strings and byte strings: `String`, `Box<str>`, `Arc<str>` (STRING),
+//! `Vec<u8>`, `bytes::Bytes` (BYTE_ARRAY) and `[u8; N]` (FIXED_LEN_BYTE_ARRAY).
+
+use std::sync::Arc;
+
+use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::schema::types::Type;
+
+use super::{not_repeated, LeafPlan};
+use crate::error::Result;
+use crate::field::ParquetField;
+use crate::options::FieldOptions;
+use crate::read::{FileNode, RecordSource, Resolver};
+use crate::schema;
+use crate::write::{ColumnSink, WriteAt};
+
+/// Checks that a column holds text: BYTE_ARRAY, unannotated or annotated as
+/// STRING, ENUM or JSON. Unannotated bytes are validated as UTF-8 per value.
+fn resolve_text(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
+    not_repeated(node, "a string")?;
+    let (cursor, descr) = resolver.leaf(node)?;
+    let text = matches!(
+        (node.logical_type(), node.converted_type()),
+        (None, ConvertedType::NONE | ConvertedType::UTF8 | ConvertedType::ENUM | ConvertedType::JSON)
+            | (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _)
+    );
+    if descr.physical_type() != PhysicalType::BYTE_ARRAY || !text {
+        return Err(node.error(format!("expected a string column, found {}", node.describe())));
+    }
+    Ok(LeafPlan { cursor, conv: () })
+}
+
+/// Reads a required UTF-8 value and converts it with `f`.
+#[inline]
+fn read_text<T>(plan: &LeafPlan<()>, src: &mut RecordSource, f: impl FnOnce(&str) -> T) -> Result<T> {
+    let c = plan.cursor;
+    match src.take_byte_slice(c, |b| std::str::from_utf8(b).map(f).map_err(|e| e.to_string()))? {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(e)) => Err(src.value_error(c, format!("invalid UTF-8: {e}"))),
+        None => Err(src.null_error(c)),
+    }
+}
+
+macro_rules! text_field {
+    ($t:ty, $from:expr) => {
+        impl ParquetField for $t {
+            const LEAVES: usize = 1;
+            type ReadPlan = LeafPlan<()>;
+
+            fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+                schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
+            }
+
+            #[inline]
+            fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+                sink.push_bytes(at, self.as_bytes())
+            }
+
+            fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                resolve_text(node, resolver)
+            }
+
+            #[inline]
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+                read_text(plan, src, $from)
+            }
+        }
+    };
+}
+
+text_field!(String, str::to_owned);
+text_field!(Box<str>, |s: &str| Box::from(s));
+text_field!(Arc<str>, |s: &str| Arc::from(s));
+
+/// Checks that a column holds bytes: BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY
+/// without a numeric annotation (strings are bytes too).
+fn resolve_binary(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
+    not_repeated(node, "bytes")?;
+    let (cursor, descr) = resolver.leaf(node)?;
+    let numeric = matches!(node.logical_type(), Some(LogicalType::Decimal { .. } | LogicalType::Float16))
+        || matches!(node.converted_type(), ConvertedType::DECIMAL | ConvertedType::INTERVAL);
+    match descr.physical_type() {
+        PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY if !numeric => Ok(LeafPlan { cursor, conv: () }),
+        _ => Err(node.error(format!("expected a binary column, found {}", node.describe()))),
+    }
+}
+
+macro_rules! binary_field {
+    ($t:ty, $from:expr) => {
+        impl ParquetField for $t {
+            const LEAVES: usize = 1;
+            type ReadPlan = LeafPlan<()>;
+
+            fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+                schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, None)
+            }
+
+            #[inline]
+            fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+                sink.push_bytes(at, self)
+            }
+
+            fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                resolve_binary(node, resolver)
+            }
+
+            #[inline]
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+                src.take_byte_slice(plan.cursor, $from)?.ok_or_else(|| src.null_error(plan.cursor))
+            }
+        }
+    };
+}
+
+binary_field!(Vec<u8>, <[u8]>::to_vec);
+binary_field!(bytes::Bytes, bytes::Bytes::copy_from_slice);
+binary_field!(Box<[u8]>, |b: &[u8]| Box::from(b));
+
+impl<const N: usize> ParquetField for [u8; N] {
+    const LEAVES: usize = 1;
+    type ReadPlan = LeafPlan<()>;
+
+    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+        let len = i32::try_from(N).map_err(|_| crate::Error::schema(name, format!("[u8; {N}] is too long")))?;
+        schema::primitive_with(name, repetition, PhysicalType::FIXED_LEN_BYTE_ARRAY, None, |b| b.with_length(len))
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+        sink.push_bytes(at, self)
+    }
+
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        let plan = resolve_binary(node, resolver)?;
+        let _ = opts;
+        if let Type::PrimitiveType { physical_type: PhysicalType::FIXED_LEN_BYTE_ARRAY, type_length, .. } = node.ty() {
+            if usize::try_from(*type_length).ok() != Some(N) {
+                return Err(node.error(format!("expected FIXED_LEN_BYTE_ARRAY({N}), found {}({type_length})", node.describe())));
+            }
+        }
+        Ok(plan)
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let c = plan.cursor;
+        match src.take_byte_slice(c, |b| <[u8; N]>::try_from(b).map_err(|_| b.len()))? {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where [u8; {N}] needs {N}"))),
+            None => Err(src.null_error(c)),
+        }
+    }
+}

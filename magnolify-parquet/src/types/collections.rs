@@ -1,0 +1,369 @@
+//! `Option<T>`, `Vec<T>`, `Box<T>`, `HashMap` and `BTreeMap`: the nodes that
+//! add definition and repetition levels.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasher, Hash};
+
+use parquet::basic::Repetition;
+use parquet::schema::types::Type;
+
+use super::Slot;
+use crate::error::{Error, Result};
+use crate::field::ParquetField;
+use crate::options::FieldOptions;
+use crate::read::{list_shape, map_shape, FileNode, RecordSource, Resolver};
+use crate::schema;
+use crate::write::{ColumnSink, WriteAt};
+
+/// The plan of an `Option<T>`: the node is absent when the first cursor's
+/// next definition level is below `def`.
+#[derive(Clone, Debug)]
+pub struct OptionPlan<P> {
+    first: usize,
+    count: usize,
+    def: i16,
+    inner: P,
+}
+
+/// The cursors `resolve` chose: the range every absent node skips.
+fn cursor_range(resolver: &Resolver<'_>, start: usize, node: &FileNode<'_>) -> Result<usize> {
+    match resolver.cursors() - start {
+        0 => Err(node.error(format!(
+            "none of the fields of this node exist in the file ({}): its presence cannot be read",
+            node.field_names()
+        ))),
+        n => Ok(n),
+    }
+}
+
+impl<T: ParquetField> ParquetField for Option<T> {
+    const LEAVES: usize = T::LEAVES;
+    const NULLABLE: bool = true;
+    type ReadPlan = OptionPlan<T::ReadPlan>;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        schema::check_repetition(name, repetition, opts, true)?;
+        if T::NULLABLE {
+            return Err(Error::schema(name, "Option<Option<T>> has no Parquet form"));
+        }
+        T::schema(name, Repetition::OPTIONAL, opts)
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        match self {
+            Some(v) => v.write(sink, at.defined(), opts),
+            None => sink.push_nulls(at, T::LEAVES),
+        }
+    }
+
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        super::not_repeated(node, "an optional value")?;
+        let first = resolver.cursors();
+        let inner = T::resolve(&node.as_required(), opts, resolver)?;
+        let count = cursor_range(resolver, first, node)?;
+        Ok(OptionPlan { first, count, def: node.def(), inner })
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        if src.peek(plan.first).1 < plan.def {
+            src.skip(plan.first, plan.count, plan.def)?;
+            Ok(None)
+        } else {
+            T::read(&plan.inner, src).map(Some)
+        }
+    }
+
+    fn missing() -> Option<Self> {
+        Some(None)
+    }
+
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        T::docs(prefix, out)
+    }
+}
+
+impl<T: ParquetField> ParquetField for Box<T> {
+    const LEAVES: usize = T::LEAVES;
+    const NULLABLE: bool = T::NULLABLE;
+    type ReadPlan = T::ReadPlan;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        T::schema(name, repetition, opts)
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        (**self).write(sink, at, opts)
+    }
+
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        T::resolve(node, opts, resolver)
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        T::read(plan, src).map(Box::new)
+    }
+
+    fn missing() -> Option<Self> {
+        T::missing().map(Box::new)
+    }
+
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        T::docs(prefix, out)
+    }
+}
+
+/// Types that can be list elements: every [`ParquetField`] but `u8`, since
+/// `Vec<u8>` is a byte string (BYTE_ARRAY), not a list of integers.
+///
+/// `#[derive(ParquetType)]` implements it; implement it for a hand-written
+/// `ParquetField` type to allow `Vec` of it.
+pub trait ListElement: ParquetField {}
+
+macro_rules! list_elements {
+    ($($t:ty),* $(,)?) => { $(impl ListElement for $t {})* };
+}
+list_elements!(bool, i8, i16, i32, i64, u16, u32, u64, f32, f64, String, Box<str>, std::sync::Arc<str>, Vec<u8>, bytes::Bytes, Box<[u8]>);
+impl<const N: usize> ListElement for [u8; N] {}
+impl<T: ParquetField> ListElement for Option<T> {}
+impl<T: ParquetField> ListElement for Box<T> {}
+impl<T: ListElement> ListElement for Vec<T> {}
+impl<K: ParquetField + Eq + Hash, V: ParquetField, S: BuildHasher + Default> ListElement for HashMap<K, V, S> {}
+impl<K: ParquetField + Ord, V: ParquetField> ListElement for BTreeMap<K, V> {}
+
+/// The plan of a list: empty when the first cursor's next definition level
+/// is below `def`, null when below `null_def`; a further element follows
+/// while the next repetition level equals `rep`.
+#[derive(Clone, Debug)]
+pub struct ListPlan<P> {
+    first: usize,
+    count: usize,
+    null_def: i16,
+    def: i16,
+    rep: i16,
+    element: P,
+}
+
+impl<P> ListPlan<P> {
+    /// Reads a list, pushing each element assembled by `element`.
+    #[inline]
+    pub fn read_with(
+        &self,
+        src: &mut RecordSource,
+        mut element: impl FnMut(&P, &mut RecordSource) -> Result<()>,
+    ) -> Result<()> {
+        let d = src.peek(self.first).1;
+        if d < self.def {
+            if d < self.null_def {
+                return Err(src.null_error(self.first));
+            }
+            return src.skip(self.first, self.count, self.def);
+        }
+        loop {
+            element(&self.element, src)?;
+            let r = src.peek(self.first).0;
+            if r < self.rep {
+                return Ok(());
+            }
+            if r > self.rep {
+                return Err(src.corrupt(self.first, format!("repetition level {r} where at most {} can follow", self.rep)));
+            }
+        }
+    }
+}
+
+/// Resolves a list node of any layout, with `element` resolving its element.
+fn resolve_list<P>(
+    node: &FileNode<'_>,
+    resolver: &mut Resolver<'_>,
+    element: impl FnOnce(&FileNode<'_>, &mut Resolver<'_>) -> Result<P>,
+) -> Result<ListPlan<P>> {
+    let shape = list_shape(node)?;
+    let first = resolver.cursors();
+    let element = element(&shape.element, resolver)?;
+    let count = cursor_range(resolver, first, node)?;
+    Ok(ListPlan { first, count, null_def: shape.null_def, def: shape.repeated.def(), rep: shape.repeated.rep(), element })
+}
+
+impl<T: ListElement> ParquetField for Vec<T> {
+    const LEAVES: usize = T::LEAVES;
+    type ReadPlan = ListPlan<T::ReadPlan>;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        if repetition == Repetition::REPEATED && opts.list != crate::ListLayout::TwoLevel {
+            return Err(Error::schema(name, "a list of lists needs the three-level or two-level layout"));
+        }
+        schema::list(name, repetition, opts.list, |element, rep| T::schema(element, rep, opts))
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        if self.is_empty() {
+            return sink.push_nulls(at, T::LEAVES);
+        }
+        for (i, e) in self.iter().enumerate() {
+            e.write(sink, at.element(i), opts)?;
+        }
+        Ok(())
+    }
+
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        resolve_list(node, resolver, |e, r| T::resolve(e, opts, r))
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let mut out = Vec::new();
+        plan.read_with(src, |p, src| {
+            out.push(T::read(p, src)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn missing() -> Option<Self> {
+        Some(Vec::new())
+    }
+
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        T::docs(prefix, out)
+    }
+}
+
+/// The plan of a map: a list of key/value entries.
+pub type MapPlan<K, V> = ListPlan<(K, Slot<V>)>;
+
+fn map_schema<K: ParquetField, V: ParquetField>(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+    let key = K::schema("key", Repetition::REQUIRED, opts)?;
+    let value = V::schema("value", Repetition::REQUIRED, opts)?;
+    schema::map(name, repetition, key, value)
+}
+
+fn write_map<'a, K: ParquetField + 'a, V: ParquetField + 'a>(
+    entries: impl ExactSizeIterator<Item = (&'a K, &'a V)>,
+    sink: &mut ColumnSink,
+    at: WriteAt,
+    opts: &FieldOptions,
+) -> Result<()> {
+    if entries.len() == 0 {
+        return sink.push_nulls(at, K::LEAVES + V::LEAVES);
+    }
+    for (i, (k, v)) in entries.enumerate() {
+        let e = at.element(i);
+        k.write(sink, e, opts)?;
+        v.write(sink, e.skip_leaves(K::LEAVES), opts)?;
+    }
+    Ok(())
+}
+
+fn resolve_map<K: ParquetField, V: ParquetField>(
+    node: &FileNode<'_>,
+    opts: &FieldOptions,
+    resolver: &mut Resolver<'_>,
+) -> Result<MapPlan<K::ReadPlan, V::ReadPlan>> {
+    let shape = map_shape(node)?;
+    let first = resolver.cursors();
+    let key = K::resolve(&shape.key.as_required(), opts, resolver)?;
+    let value = match &shape.value {
+        Some(v) => Slot::Read(V::resolve(v, opts, resolver)?),
+        None if V::missing().is_some() => Slot::Missing,
+        None => return Err(node.error("the map has no values in the file, and the value type is not optional")),
+    };
+    let count = cursor_range(resolver, first, node)?;
+    Ok(ListPlan {
+        first,
+        count,
+        null_def: shape.null_def,
+        def: shape.repeated.def(),
+        rep: shape.repeated.rep(),
+        element: (key, value),
+    })
+}
+
+#[inline]
+fn read_entry<K: ParquetField, V: ParquetField>(
+    plan: &(K::ReadPlan, Slot<V::ReadPlan>),
+    src: &mut RecordSource,
+) -> Result<(K, V)> {
+    let key = K::read(&plan.0, src)?;
+    let value = match &plan.1 {
+        Slot::Read(p) => V::read(p, src)?,
+        Slot::Missing => V::missing().ok_or_else(|| Error::resolve("<map value>", "missing value type has no default"))?,
+    };
+    Ok((key, value))
+}
+
+impl<K, V, S> ParquetField for HashMap<K, V, S>
+where
+    K: ParquetField + Eq + Hash,
+    V: ParquetField,
+    S: BuildHasher + Default,
+{
+    const LEAVES: usize = K::LEAVES + V::LEAVES;
+    type ReadPlan = MapPlan<K::ReadPlan, V::ReadPlan>;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        map_schema::<K, V>(name, repetition, opts)
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        write_map(self.iter(), sink, at, opts)
+    }
+
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        resolve_map::<K, V>(node, opts, resolver)
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let mut out = HashMap::default();
+        plan.read_with(src, |p, src| {
+            let (k, v) = read_entry::<K, V>(p, src)?;
+            // Duplicate keys: the last value wins, as the format says.
+            out.insert(k, v);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn missing() -> Option<Self> {
+        Some(HashMap::default())
+    }
+}
+
+impl<K: ParquetField + Ord, V: ParquetField> ParquetField for BTreeMap<K, V> {
+    const LEAVES: usize = K::LEAVES + V::LEAVES;
+    type ReadPlan = MapPlan<K::ReadPlan, V::ReadPlan>;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        map_schema::<K, V>(name, repetition, opts)
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        write_map(self.iter(), sink, at, opts)
+    }
+
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        resolve_map::<K, V>(node, opts, resolver)
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let mut out = BTreeMap::new();
+        plan.read_with(src, |p, src| {
+            let (k, v) = read_entry::<K, V>(p, src)?;
+            out.insert(k, v);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    fn missing() -> Option<Self> {
+        Some(BTreeMap::new())
+    }
+}

@@ -1,0 +1,72 @@
+//! `ParquetField` impls for the types the library supports, and the read
+//! plans they resolve into.
+
+mod bytes;
+mod collections;
+mod primitive;
+
+#[cfg(feature = "chrono")]
+mod chrono;
+#[cfg(feature = "decimal")]
+mod decimal;
+#[cfg(feature = "bigdecimal")]
+mod bigdecimal;
+#[cfg(feature = "half")]
+mod half;
+#[cfg(feature = "uuid")]
+mod uuid;
+
+pub use collections::{ListElement, ListPlan, MapPlan, OptionPlan};
+
+use crate::error::Result;
+use crate::read::{FileNode, RecordSource};
+
+/// The plan of a leaf: which cursor it reads and how values convert.
+#[derive(Clone, Copy, Debug)]
+pub struct LeafPlan<C> {
+    /// Cursor index in the [`RecordSource`].
+    pub cursor: usize,
+    /// Conversion from the file's physical/logical type.
+    pub conv: C,
+}
+
+/// A field of a group: read from the file, or absent from it.
+#[derive(Clone, Debug)]
+pub enum Slot<P> {
+    /// The field's column(s) exist; read them with this plan.
+    Read(P),
+    /// The field is not in the file; it takes its missing value or default.
+    Missing,
+}
+
+/// The plan of a derived struct: a tuple of field slots, and where to check
+/// for a null when the file has the group optional but the type requires it.
+#[derive(Clone, Debug)]
+pub struct StructPlan<F> {
+    /// (cursor, definition level): present iff the cursor's next d ≥ level.
+    pub null_check: Option<(usize, i16)>,
+    /// One [`Slot`] per field, in declaration order.
+    pub fields: F,
+}
+
+impl<F> StructPlan<F> {
+    /// Errors when the group is null in the file.
+    #[inline]
+    pub fn check_present(&self, source: &RecordSource) -> Result<()> {
+        if let Some((cursor, def)) = self.null_check {
+            if source.peek(cursor).1 < def {
+                return Err(source.null_error(cursor));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Rejects a repeated file node where the type wants a single value.
+#[doc(hidden)]
+pub fn not_repeated(node: &FileNode<'_>, what: &str) -> Result<()> {
+    if node.repetition() == parquet::basic::Repetition::REPEATED {
+        return Err(node.error(format!("expected {what}, found a repeated field ({}): read it into a Vec", node.describe())));
+    }
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! bool, integers (signed and unsigned, with range checks) and floats.
+
+use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::schema::types::Type;
+
+use super::{not_repeated, LeafPlan};
+use crate::error::Result;
+use crate::field::ParquetField;
+use crate::options::FieldOptions;
+use crate::read::{FileNode, RecordSource, Resolver};
+use crate::schema;
+use crate::write::{ColumnSink, WriteAt};
+
+/// How integers are stored in the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntSource {
+    /// INT32, signed.
+    I32,
+    /// INT32 holding an unsigned value's bits.
+    U32,
+    /// INT64, signed.
+    I64,
+    /// INT64 holding an unsigned value's bits.
+    U64,
+}
+
+/// The declared range of an integer column: (source, min, max).
+fn int_column(node: &FileNode<'_>, physical: PhysicalType) -> Result<(IntSource, i128, i128)> {
+    let bits = match physical {
+        PhysicalType::INT32 => 32,
+        PhysicalType::INT64 => 64,
+        other => return Err(node.error(format!("expected an integer column, found {other} ({})", node.describe()))),
+    };
+    let (width, signed) = match (node.logical_type(), node.converted_type()) {
+        (Some(LogicalType::Integer(int)), _) => (i32::from(int.bit_width), int.is_signed),
+        (Some(other), _) => {
+            return Err(node.error(format!(
+                "{other:?} values are not plain integers ({}): read them into the matching logical type",
+                node.describe()
+            )))
+        }
+        (None, ConvertedType::NONE) => (bits, true),
+        (None, c) => match c {
+            ConvertedType::INT_8 => (8, true),
+            ConvertedType::INT_16 => (16, true),
+            ConvertedType::INT_32 => (32, true),
+            ConvertedType::INT_64 => (64, true),
+            ConvertedType::UINT_8 => (8, false),
+            ConvertedType::UINT_16 => (16, false),
+            ConvertedType::UINT_32 => (32, false),
+            ConvertedType::UINT_64 => (64, false),
+            other => {
+                return Err(node.error(format!(
+                    "{other} values are not plain integers ({}): read them into the matching logical type",
+                    node.describe()
+                )))
+            }
+        },
+    };
+    if !(1..=bits).contains(&width) {
+        return Err(node.error(format!("integer width {width} does not fit {}", node.describe())));
+    }
+    let (min, max) = if signed { (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1) } else { (0, (1i128 << width) - 1) };
+    let source = match (bits, signed) {
+        (32, true) => IntSource::I32,
+        (32, false) => IntSource::U32,
+        (64, true) => IntSource::I64,
+        _ => IntSource::U64,
+    };
+    Ok((source, min, max))
+}
+
+macro_rules! int_field {
+    ($t:ty, $physical:ident, $width:expr, $signed:expr, $push:ident, $stored:ty) => {
+        impl ParquetField for $t {
+            const LEAVES: usize = 1;
+            type ReadPlan = LeafPlan<IntSource>;
+
+            fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+                schema::primitive(name, repetition, PhysicalType::$physical, Some(LogicalType::integer($width, $signed)))
+            }
+
+            #[inline]
+            fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+                // Unsigned values are stored as the bits of the signed type, as the format says.
+                sink.$push(at, *self as $stored)
+            }
+
+            fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                not_repeated(node, stringify!($t))?;
+                let (cursor, descr) = resolver.leaf(node)?;
+                let (conv, min, max) = int_column(node, descr.physical_type())?;
+                if min < i128::from(<$t>::MIN) || max > i128::from(<$t>::MAX) {
+                    return Err(node.error(format!(
+                        "{} holds values in {min}..={max}, which do not all fit {}",
+                        node.describe(),
+                        stringify!($t)
+                    )));
+                }
+                Ok(LeafPlan { cursor, conv })
+            }
+
+            #[inline]
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+                let c = plan.cursor;
+                let converted = match plan.conv {
+                    IntSource::I32 => src.take_i32(c)?.map(|v| <$t>::try_from(v).map_err(|_| i128::from(v))),
+                    IntSource::U32 => src.take_i32(c)?.map(|v| <$t>::try_from(v as u32).map_err(|_| i128::from(v as u32))),
+                    IntSource::I64 => src.take_i64(c)?.map(|v| <$t>::try_from(v).map_err(|_| i128::from(v))),
+                    IntSource::U64 => src.take_i64(c)?.map(|v| <$t>::try_from(v as u64).map_err(|_| i128::from(v as u64))),
+                };
+                match converted {
+                    Some(Ok(v)) => Ok(v),
+                    Some(Err(v)) => Err(src.value_error(c, format!("{v} is out of range for {}", stringify!($t)))),
+                    None => Err(src.null_error(c)),
+                }
+            }
+        }
+    };
+}
+
+int_field!(i8, INT32, 8, true, push_i32, i32);
+int_field!(i16, INT32, 16, true, push_i32, i32);
+int_field!(i32, INT32, 32, true, push_i32, i32);
+int_field!(i64, INT64, 64, true, push_i64, i64);
+int_field!(u8, INT32, 8, false, push_i32, i32);
+int_field!(u16, INT32, 16, false, push_i32, i32);
+int_field!(u32, INT32, 32, false, push_i32, i32);
+int_field!(u64, INT64, 64, false, push_i64, i64);
+
+/// Rejects annotations on a column read as a plain bool or float.
+fn plain(node: &FileNode<'_>, what: &str) -> Result<()> {
+    match (node.logical_type(), node.converted_type()) {
+        (None, ConvertedType::NONE) => Ok(()),
+        _ => Err(node.error(format!("expected plain {what}, found {}", node.describe()))),
+    }
+}
+
+impl ParquetField for bool {
+    const LEAVES: usize = 1;
+    type ReadPlan = LeafPlan<()>;
+
+    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+        schema::primitive(name, repetition, PhysicalType::BOOLEAN, None)
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+        sink.push_bool(at, *self)
+    }
+
+    fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        not_repeated(node, "bool")?;
+        let (cursor, descr) = resolver.leaf(node)?;
+        if descr.physical_type() != PhysicalType::BOOLEAN {
+            return Err(node.error(format!("expected BOOLEAN, found {}", node.describe())));
+        }
+        Ok(LeafPlan { cursor, conv: () })
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        src.take_bool(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
+    }
+}
+
+impl ParquetField for f32 {
+    const LEAVES: usize = 1;
+    type ReadPlan = LeafPlan<()>;
+
+    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+        schema::primitive(name, repetition, PhysicalType::FLOAT, None)
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+        sink.push_f32(at, *self)
+    }
+
+    fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        not_repeated(node, "f32")?;
+        let (cursor, descr) = resolver.leaf(node)?;
+        if descr.physical_type() != PhysicalType::FLOAT {
+            return Err(node.error(format!("expected FLOAT, found {}", node.describe())));
+        }
+        plain(node, "FLOAT")?;
+        Ok(LeafPlan { cursor, conv: () })
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        src.take_f32(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
+    }
+}
+
+impl ParquetField for f64 {
+    const LEAVES: usize = 1;
+    /// `true` when the file holds FLOAT, widened exactly.
+    type ReadPlan = LeafPlan<bool>;
+
+    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+        schema::primitive(name, repetition, PhysicalType::DOUBLE, None)
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+        sink.push_f64(at, *self)
+    }
+
+    fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        not_repeated(node, "f64")?;
+        let (cursor, descr) = resolver.leaf(node)?;
+        let widen = match descr.physical_type() {
+            PhysicalType::DOUBLE => false,
+            PhysicalType::FLOAT => true,
+            _ => return Err(node.error(format!("expected DOUBLE or FLOAT, found {}", node.describe()))),
+        };
+        plain(node, "DOUBLE")?;
+        Ok(LeafPlan { cursor, conv: widen })
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let v = if plan.conv { src.take_f32(plan.cursor)?.map(f64::from) } else { src.take_f64(plan.cursor)? };
+        v.ok_or_else(|| src.null_error(plan.cursor))
+    }
+}

@@ -1,0 +1,139 @@
+//! Hands the buffered triplets of whole records to the `parquet` crate's
+//! column writers, one `write_batch` per leaf and batch.
+
+use bytes::Bytes;
+use parquet::column::page::PageWriter;
+use parquet::column::writer::{get_column_writer, ColumnCloseResult, ColumnWriter};
+use parquet::data_type::{ByteArray, FixedLenByteArray};
+use parquet::file::properties::WriterPropertiesPtr;
+use parquet::schema::types::SchemaDescriptor;
+
+use super::sink::{ByteBuffer, ColumnSink, ValueBuffer};
+use crate::error::{Error, Result};
+
+/// One column writer per leaf, over page writers chosen by the caller (the
+/// in-memory store or a file's row-group buffer).
+pub(crate) struct ColumnWriters {
+    writers: Vec<Column>,
+}
+
+struct Column {
+    writer: ColumnWriter<'static>,
+    /// Whether byte values must own their bytes: the dictionary encoder keeps
+    /// the values it interns, and slices of a batch buffer would keep the
+    /// whole batch alive for the rest of the row group.
+    owned_bytes: bool,
+    bytes: Vec<ByteArray>,
+    fixed: Vec<FixedLenByteArray>,
+}
+
+impl ColumnWriters {
+    pub(crate) fn new(
+        schema: &SchemaDescriptor,
+        props: &WriterPropertiesPtr,
+        mut page_writer: impl FnMut(usize) -> Box<dyn PageWriter>,
+    ) -> Self {
+        let writers = schema
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(i, descr)| Column {
+                writer: get_column_writer(descr.clone(), props.clone(), page_writer(i)),
+                owned_bytes: props.dictionary_enabled(descr.path()),
+                bytes: Vec::new(),
+                fixed: Vec::new(),
+            })
+            .collect();
+        ColumnWriters { writers }
+    }
+
+    /// Writes every buffered record and clears the sink.
+    pub(crate) fn write(&mut self, sink: &mut ColumnSink) -> Result<()> {
+        if sink.records == 0 {
+            return Ok(());
+        }
+        for (column, leaf) in self.writers.iter_mut().zip(&mut sink.leaves) {
+            let def = (leaf.max_def > 0).then_some(leaf.def.as_slice());
+            let rep = (leaf.max_rep > 0).then_some(leaf.rep.as_slice());
+            let written = match (&mut column.writer, &mut leaf.values) {
+                (ColumnWriter::BoolColumnWriter(w), ValueBuffer::Bool(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::Int32ColumnWriter(w), ValueBuffer::I32(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::Int64ColumnWriter(w), ValueBuffer::I64(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::Int96ColumnWriter(w), ValueBuffer::I96(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::FloatColumnWriter(w), ValueBuffer::F32(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::DoubleColumnWriter(w), ValueBuffer::F64(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::ByteArrayColumnWriter(w), ValueBuffer::Bytes(b)) => {
+                    fill_byte_arrays(b, column.owned_bytes, &mut column.bytes);
+                    let r = w.write_batch(&column.bytes, def, rep);
+                    column.bytes.clear();
+                    r
+                }
+                (ColumnWriter::FixedLenByteArrayColumnWriter(w), ValueBuffer::Fixed(b, _)) => {
+                    fill_byte_arrays(b, column.owned_bytes, &mut column.bytes);
+                    column.fixed.extend(column.bytes.drain(..).map(FixedLenByteArray::from));
+                    let r = w.write_batch(&column.fixed, def, rep);
+                    column.fixed.clear();
+                    r
+                }
+                _ => {
+                    return Err(Error::corrupt(leaf.path.clone(), "column writer and buffer disagree on the physical type"))
+                }
+            };
+            written.map_err(|e| Error::parquet_at(leaf.path.clone(), e))?;
+            leaf.clear();
+        }
+        sink.records = 0;
+        Ok(())
+    }
+
+    /// Closes every column writer, in leaf order.
+    pub(crate) fn close(self) -> Result<Vec<ColumnCloseResult>> {
+        self.writers
+            .into_iter()
+            .map(|c| {
+                let path = c.writer_path();
+                c.writer.close().map_err(|e| Error::parquet_at(path, e))
+            })
+            .collect()
+    }
+}
+
+impl Column {
+    fn writer_path(&self) -> String {
+        macro_rules! path {
+            ($($v:ident),*) => {
+                match &self.writer { $(ColumnWriter::$v(w) => w.get_descriptor().path().string(),)* }
+            };
+        }
+        path!(
+            BoolColumnWriter,
+            Int32ColumnWriter,
+            Int64ColumnWriter,
+            Int96ColumnWriter,
+            FloatColumnWriter,
+            DoubleColumnWriter,
+            ByteArrayColumnWriter,
+            FixedLenByteArrayColumnWriter
+        )
+    }
+}
+
+/// Turns a batch's contiguous bytes into `ByteArray`s: slices of one shared
+/// buffer (one allocation per batch), or owned copies for dictionary columns.
+fn fill_byte_arrays(buffer: &mut ByteBuffer, owned: bool, out: &mut Vec<ByteArray>) {
+    out.clear();
+    out.reserve(buffer.ends.len());
+    let mut start = 0;
+    if owned {
+        for &end in &buffer.ends {
+            out.push(ByteArray::from(Bytes::copy_from_slice(&buffer.data[start..end])));
+            start = end;
+        }
+    } else {
+        let data = Bytes::from(std::mem::take(&mut buffer.data));
+        for &end in &buffer.ends {
+            out.push(ByteArray::from(data.slice(start..end)));
+            start = end;
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! Per-leaf buffers that shredding fills: values plus definition and
+//! repetition levels, kept until a batch of whole records is handed to the
+//! column writers.
+
+use parquet::basic::Type as PhysicalType;
+use parquet::data_type::Int96;
+use parquet::schema::types::SchemaDescriptor;
+
+use crate::error::{Error, Result};
+
+/// Where a value lands while shredding: its first leaf column, the repetition
+/// level its first triplet carries, the definition level reached so far, and
+/// how many repeated nodes enclose it.
+///
+/// This follows the recursive striping of the Dremel paper: every node hands
+/// the same `r` to all its children, an optional node adds one to `d`, and a
+/// repeated node adds one to `d` and `depth`, giving its later elements
+/// `r = depth + 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteAt {
+    /// Index of the first leaf column of the node.
+    pub leaf: usize,
+    /// Repetition level of the next triplet.
+    pub r: i16,
+    /// Definition level reached by the enclosing nodes.
+    pub d: i16,
+    /// Number of repeated ancestors (the repetition level of the innermost).
+    pub depth: i16,
+}
+
+impl WriteAt {
+    /// The root of a record: leaf 0, levels 0.
+    pub const ROOT: WriteAt = WriteAt { leaf: 0, r: 0, d: 0, depth: 0 };
+
+    /// The same node, `n` leaves further on (the next field of a group).
+    #[inline]
+    pub fn skip_leaves(self, n: usize) -> WriteAt {
+        WriteAt { leaf: self.leaf + n, ..self }
+    }
+
+    /// Inside an optional node that is present.
+    #[inline]
+    pub fn defined(self) -> WriteAt {
+        WriteAt { d: self.d + 1, ..self }
+    }
+
+    /// Element `index` of a repeated node: the first keeps the incoming `r`,
+    /// the others repeat at the node's own level.
+    #[inline]
+    pub fn element(self, index: usize) -> WriteAt {
+        let depth = self.depth + 1;
+        WriteAt { leaf: self.leaf, r: if index == 0 { self.r } else { depth }, d: self.d + 1, depth }
+    }
+}
+
+/// Contiguous bytes of many values: one allocation per batch, not per value.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ByteBuffer {
+    pub(crate) data: Vec<u8>,
+    pub(crate) ends: Vec<usize>,
+}
+
+impl ByteBuffer {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+    fn truncate(&mut self, n: usize) {
+        self.ends.truncate(n);
+        self.data.truncate(self.ends.last().copied().unwrap_or(0));
+    }
+    fn clear(&mut self) {
+        self.data.clear();
+        self.ends.clear();
+    }
+}
+
+/// The dense values of one leaf, typed by the leaf's physical type.
+#[derive(Debug, Clone)]
+pub(crate) enum ValueBuffer {
+    Bool(Vec<bool>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    I96(Vec<Int96>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    Bytes(ByteBuffer),
+    Fixed(ByteBuffer, usize),
+}
+
+impl ValueBuffer {
+    fn new(physical: PhysicalType, length: i32) -> Self {
+        match physical {
+            PhysicalType::BOOLEAN => ValueBuffer::Bool(Vec::new()),
+            PhysicalType::INT32 => ValueBuffer::I32(Vec::new()),
+            PhysicalType::INT64 => ValueBuffer::I64(Vec::new()),
+            PhysicalType::INT96 => ValueBuffer::I96(Vec::new()),
+            PhysicalType::FLOAT => ValueBuffer::F32(Vec::new()),
+            PhysicalType::DOUBLE => ValueBuffer::F64(Vec::new()),
+            PhysicalType::BYTE_ARRAY => ValueBuffer::Bytes(ByteBuffer::default()),
+            PhysicalType::FIXED_LEN_BYTE_ARRAY => {
+                ValueBuffer::Fixed(ByteBuffer::default(), length.max(0) as usize)
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            ValueBuffer::Bool(v) => v.len(),
+            ValueBuffer::I32(v) => v.len(),
+            ValueBuffer::I64(v) => v.len(),
+            ValueBuffer::I96(v) => v.len(),
+            ValueBuffer::F32(v) => v.len(),
+            ValueBuffer::F64(v) => v.len(),
+            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.len(),
+        }
+    }
+
+    fn truncate(&mut self, n: usize) {
+        match self {
+            ValueBuffer::Bool(v) => v.truncate(n),
+            ValueBuffer::I32(v) => v.truncate(n),
+            ValueBuffer::I64(v) => v.truncate(n),
+            ValueBuffer::I96(v) => v.truncate(n),
+            ValueBuffer::F32(v) => v.truncate(n),
+            ValueBuffer::F64(v) => v.truncate(n),
+            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.truncate(n),
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        match self {
+            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.clear(),
+            other => other.truncate(0),
+        }
+    }
+
+    /// Approximate raw size in bytes, for row-group sizing.
+    fn raw_bytes(&self) -> usize {
+        match self {
+            ValueBuffer::Bool(v) => v.len(),
+            ValueBuffer::I32(v) => v.len() * 4,
+            ValueBuffer::I64(v) => v.len() * 8,
+            ValueBuffer::I96(v) => v.len() * 12,
+            ValueBuffer::F32(v) => v.len() * 4,
+            ValueBuffer::F64(v) => v.len() * 8,
+            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.data.len() + 4 * b.len(),
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            ValueBuffer::Bool(_) => "BOOLEAN",
+            ValueBuffer::I32(_) => "INT32",
+            ValueBuffer::I64(_) => "INT64",
+            ValueBuffer::I96(_) => "INT96",
+            ValueBuffer::F32(_) => "FLOAT",
+            ValueBuffer::F64(_) => "DOUBLE",
+            ValueBuffer::Bytes(_) => "BYTE_ARRAY",
+            ValueBuffer::Fixed(..) => "FIXED_LEN_BYTE_ARRAY",
+        }
+    }
+}
+
+/// The buffers of one leaf column.
+#[derive(Debug, Clone)]
+pub(crate) struct LeafBuffer {
+    pub(crate) def: Vec<i16>,
+    pub(crate) rep: Vec<i16>,
+    pub(crate) values: ValueBuffer,
+    pub(crate) max_def: i16,
+    pub(crate) max_rep: i16,
+    pub(crate) path: String,
+}
+
+impl LeafBuffer {
+    #[inline(always)]
+    fn levels(&mut self, r: i16, d: i16) {
+        if self.max_def > 0 {
+            self.def.push(d);
+        }
+        if self.max_rep > 0 {
+            self.rep.push(r);
+        }
+    }
+
+    /// Number of triplets (levels) buffered.
+    fn triplets(&self) -> usize {
+        if self.max_rep > 0 {
+            self.rep.len()
+        } else if self.max_def > 0 {
+            self.def.len()
+        } else {
+            self.values.len()
+        }
+    }
+
+    /// Drops everything after the first `records` records.
+    fn truncate_records(&mut self, records: usize) {
+        let keep = if self.max_rep > 0 {
+            // Each record starts with exactly one triplet whose r is 0.
+            self.rep
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| **r == 0)
+                .nth(records)
+                .map_or(self.rep.len(), |(i, _)| i)
+        } else {
+            records.min(self.triplets())
+        };
+        let values = if self.max_def > 0 {
+            self.def[..keep.min(self.def.len())].iter().filter(|d| **d == self.max_def).count()
+        } else {
+            keep
+        };
+        self.def.truncate(keep);
+        self.rep.truncate(keep);
+        self.values.truncate(values);
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.def.clear();
+        self.rep.clear();
+        self.values.clear();
+    }
+}
+
+/// The per-leaf buffers that converters shred records into.
+///
+/// A converter pushes, for each leaf column, triplets of (value or null,
+/// repetition level, definition level); values are stored densely, only for
+/// triplets whose definition level is the column's maximum. Whole records are
+/// then handed to the column writers in batches.
+///
+/// Every `push_*` returns an error naming the column when the leaf does not
+/// exist or holds another physical type, so a converter bug can never write
+/// misaligned columns.
+///
+/// ```
+/// use magnolify_parquet::{write::{ColumnSink, WriteAt}, schema::message};
+/// use parquet::schema::parser::parse_message_type;
+///
+/// let schema = parse_message_type("message m { optional int32 x; }").unwrap();
+/// let mut sink = ColumnSink::new(&message(schema));
+/// sink.push_i32(WriteAt::ROOT.defined(), 7).unwrap();
+/// sink.push_null(WriteAt::ROOT).unwrap();
+/// assert_eq!(sink.levels(0), (&[1i16, 0][..], &[][..]));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ColumnSink {
+    pub(crate) leaves: Vec<LeafBuffer>,
+    pub(crate) records: usize,
+}
+
+macro_rules! push_fixed_width {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $variant:ident) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(&mut self, at: WriteAt, value: $t) -> Result<()> {
+            let leaf = self.leaf_mut(at.leaf)?;
+            match &mut leaf.values {
+                ValueBuffer::$variant(v) => v.push(value),
+                other => {
+                    let kind = other.kind();
+                    return Err(Error::corrupt(
+                        leaf.path.clone(),
+                        format!("converter wrote {} into a {kind} column", stringify!($variant)),
+                    ));
+                }
+            }
+            leaf.levels(at.r, at.d);
+            Ok(())
+        }
+    };
+}
+
+impl ColumnSink {
+    /// Buffers for every leaf of `schema`.
+    pub fn new(schema: &SchemaDescriptor) -> Self {
+        let leaves = schema
+            .columns()
+            .iter()
+            .map(|c| LeafBuffer {
+                def: Vec::new(),
+                rep: Vec::new(),
+                values: ValueBuffer::new(c.physical_type(), c.type_length()),
+                max_def: c.max_def_level(),
+                max_rep: c.max_rep_level(),
+                path: c.path().string(),
+            })
+            .collect();
+        ColumnSink { leaves, records: 0 }
+    }
+
+    #[inline(always)]
+    fn leaf_mut(&mut self, leaf: usize) -> Result<&mut LeafBuffer> {
+        let n = self.leaves.len();
+        self.leaves
+            .get_mut(leaf)
+            .ok_or_else(|| Error::corrupt(format!("#{leaf}"), format!("no leaf {leaf}: the schema has {n}")))
+    }
+
+    /// Number of leaf columns.
+    pub fn num_leaves(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// Number of whole records buffered.
+    pub fn records(&self) -> usize {
+        self.records
+    }
+
+    /// Dotted path of leaf `leaf`, for error messages.
+    pub fn path(&self, leaf: usize) -> &str {
+        self.leaves.get(leaf).map_or("?", |l| l.path.as_str())
+    }
+
+    /// The definition and repetition levels buffered for `leaf` (empty when
+    /// the column has no such levels).
+    pub fn levels(&self, leaf: usize) -> (&[i16], &[i16]) {
+        match self.leaves.get(leaf) {
+            Some(l) => (&l.def, &l.rep),
+            None => (&[], &[]),
+        }
+    }
+
+    /// A value error at `leaf`, naming its column.
+    pub fn value_error(&self, leaf: usize, message: impl Into<String>) -> Error {
+        Error::Value { path: self.path(leaf).to_owned(), row: None, message: message.into() }
+    }
+
+    /// A null (no value) at `at`: one triplet with the levels given.
+    #[inline]
+    pub fn push_null(&mut self, at: WriteAt) -> Result<()> {
+        self.leaf_mut(at.leaf)?.levels(at.r, at.d);
+        Ok(())
+    }
+
+    /// One null triplet in each of `count` leaves from `at.leaf`: what an
+    /// absent optional node or an empty list writes.
+    #[inline]
+    pub fn push_nulls(&mut self, at: WriteAt, count: usize) -> Result<()> {
+        let n = self.leaves.len();
+        let leaves = self.leaves.get_mut(at.leaf..at.leaf + count).ok_or_else(|| {
+            Error::corrupt(format!("#{}", at.leaf), format!("no leaves {}..{}: the schema has {n}", at.leaf, at.leaf + count))
+        })?;
+        for leaf in leaves {
+            leaf.levels(at.r, at.d);
+        }
+        Ok(())
+    }
+
+    push_fixed_width!(
+        /// A BOOLEAN value.
+        push_bool, bool, Bool);
+    push_fixed_width!(
+        /// An INT32 value.
+        push_i32, i32, I32);
+    push_fixed_width!(
+        /// An INT64 value.
+        push_i64, i64, I64);
+    push_fixed_width!(
+        /// An INT96 value.
+        push_i96, Int96, I96);
+    push_fixed_width!(
+        /// A FLOAT value.
+        push_f32, f32, F32);
+    push_fixed_width!(
+        /// A DOUBLE value.
+        push_f64, f64, F64);
+
+    /// A BYTE_ARRAY value, or a FIXED_LEN_BYTE_ARRAY one of the column's length.
+    #[inline]
+    pub fn push_bytes(&mut self, at: WriteAt, value: &[u8]) -> Result<()> {
+        let leaf = self.leaf_mut(at.leaf)?;
+        match &mut leaf.values {
+            ValueBuffer::Bytes(b) => {
+                b.data.extend_from_slice(value);
+                b.ends.push(b.data.len());
+            }
+            ValueBuffer::Fixed(b, len) => {
+                if value.len() != *len {
+                    return Err(Error::Value {
+                        path: leaf.path.clone(),
+                        row: None,
+                        message: format!("{} bytes for a FIXED_LEN_BYTE_ARRAY({len}) column", value.len()),
+                    });
+                }
+                b.data.extend_from_slice(value);
+                b.ends.push(b.data.len());
+            }
+            other => {
+                let kind = other.kind();
+                return Err(Error::corrupt(leaf.path.clone(), format!("converter wrote bytes into a {kind} column")));
+            }
+        }
+        leaf.levels(at.r, at.d);
+        Ok(())
+    }
+
+    /// Marks the end of a record that was shredded completely.
+    #[inline]
+    pub fn end_record(&mut self) {
+        self.records += 1;
+    }
+
+    /// Drops the triplets of a record that failed half-way, so that every
+    /// column holds exactly the records ended with [`end_record`](Self::end_record).
+    pub fn rollback(&mut self) {
+        let records = self.records;
+        for leaf in &mut self.leaves {
+            leaf.truncate_records(records);
+        }
+    }
+
+    /// Shreds one record with `write`; on error the partial record is rolled
+    /// back, so the buffers hold whole records only.
+    #[inline]
+    pub fn record<F: FnOnce(&mut Self) -> Result<()>>(&mut self, write: F) -> Result<()> {
+        match write(self) {
+            Ok(()) => {
+                self.end_record();
+                Ok(())
+            }
+            Err(e) => {
+                self.rollback();
+                Err(e)
+            }
+        }
+    }
+
+    /// Forgets everything buffered.
+    pub fn clear(&mut self) {
+        for leaf in &mut self.leaves {
+            leaf.clear();
+        }
+        self.records = 0;
+    }
+
+    /// Approximate raw size of the buffered values and levels in bytes.
+    pub fn raw_bytes(&self) -> usize {
+        self.leaves.iter().map(|l| l.values.raw_bytes() + 2 * (l.def.len() + l.rep.len())).sum()
+    }
+
+    /// Checks that each leaf holds consistent triplets: as many values as
+    /// levels at the maximum definition level, and one record start per record.
+    pub fn check(&self) -> Result<()> {
+        for l in &self.leaves {
+            let values = if l.max_def > 0 { l.def.iter().filter(|d| **d == l.max_def).count() } else { l.triplets() };
+            if values != l.values.len() {
+                return Err(Error::corrupt(
+                    l.path.clone(),
+                    format!("{} values buffered for {values} defined triplets", l.values.len()),
+                ));
+            }
+            let starts = if l.max_rep > 0 { l.rep.iter().filter(|r| **r == 0).count() } else { l.triplets() };
+            if starts != self.records {
+                return Err(Error::corrupt(
+                    l.path.clone(),
+                    format!("{starts} records buffered where {} were written", self.records),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
