@@ -5,4 +5,4 @@ pub(crate) mod reader;
 mod writer;
 
 pub use reader::ParquetReader;
-pub use writer::{ParquetWriter, WriterBuilder};
+pub use writer::{AtomicFile, ParquetWriter, WriterBuilder};

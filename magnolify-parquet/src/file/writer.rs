@@ -202,7 +202,7 @@ impl<C: RecordConverter> WriterBuilder<C> {
 /// ```
 pub struct ParquetWriter<T, W: Write + Send, C: RecordConverter<Record = T> = Derived<T>> {
     converter: C,
-    file: Option<SerializedFileWriter<W>>,
+    file: Option<SerializedFileWriter<Sink<W>>>,
     schema: Arc<SchemaDescriptor>,
     props: Arc<WriterProperties>,
     sink: ColumnSink,
@@ -221,7 +221,13 @@ impl<T: ParquetRecord, W: Write + Send> ParquetWriter<T, W> {
         WriterBuilder::new(Derived::new()).build(sink)
     }
 
-    /// A builder for the settings.
+}
+
+// In an impl of its own with the sink type fixed, so that
+// `ParquetWriter::<T, _>::builder()` infers: the sink is chosen later by
+// `WriterBuilder::build`.
+impl<T: ParquetRecord> ParquetWriter<T, Vec<u8>> {
+    /// A builder for the settings; `build(sink)` picks the sink.
     pub fn builder() -> WriterBuilder<Derived<T>> {
         WriterBuilder::new(Derived::new())
     }
@@ -233,7 +239,7 @@ impl<T: ParquetRecord> ParquetWriter<T, AtomicFile> {
     /// crash or a writer dropped unclosed never leaves a truncated file
     /// under the final name.
     pub fn create(path: impl AsRef<Path>) -> Result<Self> {
-        Self::create_with(path, Self::builder())
+        Self::create_with(path, WriterBuilder::new(Derived::new()))
     }
 
     /// [`create`](Self::create) with settings.
@@ -261,7 +267,7 @@ impl<T, W: Write + Send, C: RecordConverter<Record = T>> ParquetWriter<T, W, C> 
         let props = Arc::new(props.build());
         let root = converter.schema()?;
         let schema = Arc::new(SchemaDescriptor::new(root.clone()));
-        let file = SerializedFileWriter::new(sink, root, props.clone())?;
+        let file = SerializedFileWriter::new(Sink(Some(sink)), root, props.clone())?;
         Ok(ParquetWriter {
             sink: ColumnSink::new(&schema),
             converter,
@@ -357,11 +363,19 @@ impl<T, W: Write + Send, C: RecordConverter<Record = T>> ParquetWriter<T, W, C> 
     }
 
     /// Writes what is buffered and the footer; returns the file's metadata.
+    /// A writer made by [`create`](ParquetWriter::create) renames its file
+    /// to the final name here.
     pub fn close(mut self) -> Result<ParquetMetaData> {
-        self.finish().map(|(meta, _)| meta)
+        let (meta, sink) = self.finish()?;
+        if let Some(commit) = self.commit.take() {
+            commit(sink)?;
+        }
+        Ok(meta)
     }
 
     /// Closes the file and returns the sink (the bytes, for a `Vec<u8>`).
+    /// For a writer made by [`create`](ParquetWriter::create) the file is
+    /// not renamed: use [`close`](Self::close).
     pub fn into_inner(mut self) -> Result<W> {
         self.finish().map(|(_, w)| w)
     }
@@ -374,19 +388,30 @@ impl<T, W: Write + Send, C: RecordConverter<Record = T>> ParquetWriter<T, W, C> 
         })?;
         let Some(mut file) = self.file.take() else { return Err(Error::WriterState("the writer was closed".into())) };
         let meta = file.finish()?;
-        let sink = file.into_inner()?;
+        let sink = file.inner_mut().0.take().ok_or_else(|| Error::WriterState("the sink was already taken".into()))?;
         Ok((meta, sink))
     }
 }
 
-impl<T: ParquetRecord> ParquetWriter<T, AtomicFile> {
-    /// Closes the file and renames it to its final name.
-    pub fn commit(mut self) -> Result<ParquetMetaData> {
-        let (meta, file) = self.finish()?;
-        if let Some(commit) = self.commit.take() {
-            commit(file)?;
+/// The caller's sink, taken back out of the file writer once the footer is
+/// written (the `parquet` crate only hands it back by writing the footer again).
+struct Sink<W>(Option<W>);
+
+impl<W: Write> Write for Sink<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.0 {
+            Some(w) => w.write(buf),
+            None => Err(io::Error::other("the sink was taken")),
         }
-        Ok(meta)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.0 {
+            Some(w) => w.write_all(buf),
+            None => Err(io::Error::other("the sink was taken")),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.as_mut().map_or(Ok(()), Write::flush)
     }
 }
 

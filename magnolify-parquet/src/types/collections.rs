@@ -58,11 +58,16 @@ impl<T: ParquetField> ParquetField for Option<T> {
     }
 
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
-        super::not_repeated(node, "an optional value")?;
         let first = resolver.cursors();
-        let inner = T::resolve(&node.as_required(), opts, resolver)?;
+        // A bare repeated field (1-level list) is never null: the inner type
+        // (a list) takes the node as it is, and the option is always present.
+        let (inner, def) = if node.repetition() == Repetition::REPEATED {
+            (T::resolve(node, opts, resolver)?, 0)
+        } else {
+            (T::resolve(&node.as_required(), opts, resolver)?, node.def())
+        };
         let count = cursor_range(resolver, first, node)?;
-        Ok(OptionPlan { first, count, def: node.def(), inner })
+        Ok(OptionPlan { first, count, def, inner })
     }
 
     #[inline]

@@ -5,4 +5,4 @@ mod columns;
 mod sink;
 
 pub(crate) use columns::ColumnWriters;
-pub use sink::{ColumnSink, WriteAt};
+pub use sink::{ColumnSink, LeafValues, WriteAt};

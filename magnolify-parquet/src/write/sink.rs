@@ -61,6 +61,18 @@ pub(crate) struct ByteBuffer {
 }
 
 impl ByteBuffer {
+    fn split(&self) -> Vec<&[u8]> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let v = &self.data[start..end];
+                start = end;
+                v
+            })
+            .collect()
+    }
+
     fn len(&self) -> usize {
         self.ends.len()
     }
@@ -159,6 +171,25 @@ impl ValueBuffer {
             ValueBuffer::Fixed(..) => "FIXED_LEN_BYTE_ARRAY",
         }
     }
+}
+
+/// A view of the values buffered for one leaf, by physical type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LeafValues<'a> {
+    /// BOOLEAN values.
+    Bool(&'a [bool]),
+    /// INT32 values.
+    I32(&'a [i32]),
+    /// INT64 values.
+    I64(&'a [i64]),
+    /// INT96 values.
+    I96(&'a [Int96]),
+    /// FLOAT values.
+    F32(&'a [f32]),
+    /// DOUBLE values.
+    F64(&'a [f64]),
+    /// BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values.
+    Bytes(Vec<&'a [u8]>),
 }
 
 /// The buffers of one leaf column.
@@ -321,6 +352,20 @@ impl ColumnSink {
             Some(l) => (&l.def, &l.rep),
             None => (&[], &[]),
         }
+    }
+
+    /// The values buffered for `leaf` (dense: only defined triplets have one).
+    pub fn values(&self, leaf: usize) -> Option<LeafValues<'_>> {
+        let leaf = self.leaves.get(leaf)?;
+        Some(match &leaf.values {
+            ValueBuffer::Bool(v) => LeafValues::Bool(v),
+            ValueBuffer::I32(v) => LeafValues::I32(v),
+            ValueBuffer::I64(v) => LeafValues::I64(v),
+            ValueBuffer::I96(v) => LeafValues::I96(v),
+            ValueBuffer::F32(v) => LeafValues::F32(v),
+            ValueBuffer::F64(v) => LeafValues::F64(v),
+            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => LeafValues::Bytes(b.split()),
+        })
     }
 
     /// A value error at `leaf`, naming its column.
