@@ -27,6 +27,11 @@ use crate::write::{ColumnSink, WriteAt};
 /// assert!(text.contains("OPTIONAL group xs (LIST)"), "{text}");
 /// assert!(text.contains("REQUIRED INT32 element (INTEGER(16,false))"), "{text}");
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no Parquet form",
+    note = "supported: primitives, strings, bytes, Option, Vec, maps, Box, derived structs and enums, and the \
+            logical types behind features; convert other types with #[parquet(with = \"module\")]"
+)]
 pub trait ParquetField: Sized {
     /// Number of leaf columns the type occupies.
     const LEAVES: usize;

@@ -92,7 +92,8 @@ impl<C: RecordConverter> WriterBuilder<C> {
     pub fn new(converter: C) -> Self {
         WriterBuilder {
             converter,
-            props: WriterProperties::builder().set_created_by(concat!("magnolify-parquet-rs ", env!("CARGO_PKG_VERSION")).to_owned()),
+            props: WriterProperties::builder()
+                .set_created_by(concat!("magnolify-parquet-rs ", env!("CARGO_PKG_VERSION")).to_owned()),
             max_rows: 1024 * 1024,
             max_bytes: 128 * 1024 * 1024,
             batch: DEFAULT_BATCH,
@@ -176,6 +177,13 @@ impl<C: RecordConverter> WriterBuilder<C> {
     pub fn build<W: Write + Send>(self, sink: W) -> Result<ParquetWriter<C::Record, W, C>> {
         ParquetWriter::from_builder(self, sink, None)
     }
+
+    /// The writer of a file at `path`, written atomically (see
+    /// [`ParquetWriter::create`]).
+    pub fn create(self, path: impl AsRef<Path>) -> Result<ParquetWriter<C::Record, AtomicFile, C>> {
+        let file = AtomicFile::new(path.as_ref())?;
+        ParquetWriter::from_builder(self, file, Some(Box::new(AtomicFile::commit)))
+    }
 }
 
 /// Writes records of `T` (through converter `C`) as a Parquet file into `W`.
@@ -220,7 +228,6 @@ impl<T: ParquetRecord, W: Write + Send> ParquetWriter<T, W> {
     pub fn new(sink: W) -> Result<Self> {
         WriterBuilder::new(Derived::new()).build(sink)
     }
-
 }
 
 // In an impl of its own with the sink type fixed, so that
@@ -239,13 +246,7 @@ impl<T: ParquetRecord> ParquetWriter<T, AtomicFile> {
     /// crash or a writer dropped unclosed never leaves a truncated file
     /// under the final name.
     pub fn create(path: impl AsRef<Path>) -> Result<Self> {
-        Self::create_with(path, WriterBuilder::new(Derived::new()))
-    }
-
-    /// [`create`](Self::create) with settings.
-    pub fn create_with(path: impl AsRef<Path>, builder: WriterBuilder<Derived<T>>) -> Result<Self> {
-        let file = AtomicFile::new(path.as_ref())?;
-        ParquetWriter::from_builder(builder, file, Some(Box::new(AtomicFile::commit)))
+        WriterBuilder::new(Derived::new()).create(path)
     }
 }
 
@@ -426,7 +427,8 @@ pub struct AtomicFile {
 impl AtomicFile {
     fn new(target: &Path) -> io::Result<Self> {
         let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = target.file_name().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
+        let name =
+            target.file_name().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
         let temp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
         let file = File::create(&temp)?;
         Ok(AtomicFile { file: Some(file), temp, target: target.to_owned() })

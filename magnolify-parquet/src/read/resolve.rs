@@ -112,7 +112,11 @@ impl<'a> FileNode<'a> {
                     def: self.def + i16::from(repetition != Repetition::REQUIRED),
                     rep: self.rep + i16::from(repetition == Repetition::REPEATED),
                     first_leaf,
-                    path: if self.path.is_empty() { f.name().to_owned() } else { format!("{}.{}", self.path, f.name()) },
+                    path: if self.path.is_empty() {
+                        f.name().to_owned()
+                    } else {
+                        format!("{}.{}", self.path, f.name())
+                    },
                 };
                 first_leaf += leaf_count(f);
                 node
@@ -136,17 +140,23 @@ impl<'a> FileNode<'a> {
         Error::resolve(if self.path.is_empty() { "<root>" } else { &self.path }, message)
     }
 
-    /// Short description of the node for messages: `optional int64 (TIMESTAMP(MILLIS,true))`.
+    /// Short description of the node for messages, in the schema text's
+    /// terms: `OPTIONAL INT64 ts (TIMESTAMP(MILLIS,true))`.
     pub fn describe(&self) -> String {
-        let rep = format!("{:?}", self.ty.get_basic_info().repetition()).to_lowercase();
-        let kind = match self.ty {
-            Type::PrimitiveType { physical_type, .. } => format!("{physical_type}"),
-            Type::GroupType { .. } => "group".to_owned(),
-        };
-        match (self.logical_type(), self.converted_type()) {
-            (Some(l), _) => format!("{rep} {kind} ({l:?})"),
-            (None, ConvertedType::NONE) => format!("{rep} {kind}"),
-            (None, c) => format!("{rep} {kind} ({c})"),
+        match self.ty {
+            Type::PrimitiveType { .. } => {
+                let text = crate::schema::to_text(self.ty);
+                text.trim().trim_end_matches(';').to_owned()
+            }
+            Type::GroupType { fields, .. } => {
+                let rep = self.ty.get_basic_info().repetition();
+                let annotation = match (self.logical_type(), self.converted_type()) {
+                    (Some(l), _) => format!(" ({l:?})"),
+                    (None, ConvertedType::NONE) => String::new(),
+                    (None, c) => format!(" ({c})"),
+                };
+                format!("{rep} group {}{annotation} with {} fields", self.name(), fields.len())
+            }
         }
     }
 
@@ -178,8 +188,8 @@ pub fn list_shape<'a>(node: &FileNode<'a>) -> Result<ListShape<'a>> {
         // 1-level: the repeated node is both the list and its (required) element.
         return Ok(ListShape { null_def: 0, repeated: node.clone(), element: node.as_required() });
     }
-    let annotated = matches!(node.logical_type(), Some(LogicalType::List))
-        || node.converted_type() == ConvertedType::LIST;
+    let annotated =
+        matches!(node.logical_type(), Some(LogicalType::List)) || node.converted_type() == ConvertedType::LIST;
     let children = node.children();
     let [repeated] = children.as_slice() else {
         return Err(node.error(format!("expected a list, found {} with {} fields", node.describe(), children.len())));

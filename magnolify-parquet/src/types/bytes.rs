@@ -56,7 +56,11 @@ macro_rules! text_field {
                 sink.push_bytes(at, self.as_bytes())
             }
 
-            fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+            fn resolve(
+                node: &FileNode<'_>,
+                _opts: &FieldOptions,
+                resolver: &mut Resolver<'_>,
+            ) -> Result<Self::ReadPlan> {
                 resolve_text(node, resolver)
             }
 
@@ -100,7 +104,11 @@ macro_rules! binary_field {
                 sink.push_bytes(at, self)
             }
 
-            fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+            fn resolve(
+                node: &FileNode<'_>,
+                _opts: &FieldOptions,
+                resolver: &mut Resolver<'_>,
+            ) -> Result<Self::ReadPlan> {
                 resolve_binary(node, resolver)
             }
 
@@ -135,7 +143,9 @@ impl<const N: usize> ParquetField for [u8; N] {
         let _ = opts;
         if let Type::PrimitiveType { physical_type: PhysicalType::FIXED_LEN_BYTE_ARRAY, type_length, .. } = node.ty() {
             if usize::try_from(*type_length).ok() != Some(N) {
-                return Err(node.error(format!("expected FIXED_LEN_BYTE_ARRAY({N}), found {}({type_length})", node.describe())));
+                return Err(
+                    node.error(format!("expected FIXED_LEN_BYTE_ARRAY({N}), found {}({type_length})", node.describe()))
+                );
             }
         }
         Ok(plan)

@@ -22,7 +22,9 @@ pub struct OptionPlan<P> {
     first: usize,
     count: usize,
     def: i16,
-    inner: P,
+    /// `None` for a column annotated UNKNOWN (Arrow's Null type): every
+    /// value is null, whatever the Rust type.
+    inner: Option<P>,
 }
 
 /// The cursors `resolve` chose: the range every absent node skips.
@@ -59,6 +61,12 @@ impl<T: ParquetField> ParquetField for Option<T> {
 
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         let first = resolver.cursors();
+        if !node.is_group() && matches!(node.logical_type(), Some(parquet::basic::LogicalType::Unknown)) {
+            // Always null: read the levels only, a value there is corruption.
+            super::not_repeated(node, "an optional value")?;
+            resolver.leaf(node)?;
+            return Ok(OptionPlan { first, count: 1, def: node.def(), inner: None });
+        }
         // A bare repeated field (1-level list) is never null: the inner type
         // (a list) takes the node as it is, and the option is always present.
         let (inner, def) = if node.repetition() == Repetition::REPEATED {
@@ -67,16 +75,17 @@ impl<T: ParquetField> ParquetField for Option<T> {
             (T::resolve(&node.as_required(), opts, resolver)?, node.def())
         };
         let count = cursor_range(resolver, first, node)?;
-        Ok(OptionPlan { first, count, def, inner })
+        Ok(OptionPlan { first, count, def, inner: Some(inner) })
     }
 
     #[inline]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        if src.peek(plan.first).1 < plan.def {
-            src.skip(plan.first, plan.count, plan.def)?;
-            Ok(None)
-        } else {
-            T::read(&plan.inner, src).map(Some)
+        match &plan.inner {
+            Some(inner) if src.peek(plan.first).1 >= plan.def => T::read(inner, src).map(Some),
+            _ => {
+                src.skip(plan.first, plan.count, plan.def)?;
+                Ok(None)
+            }
         }
     }
 
@@ -131,7 +140,24 @@ pub trait ListElement: ParquetField {}
 macro_rules! list_elements {
     ($($t:ty),* $(,)?) => { $(impl ListElement for $t {})* };
 }
-list_elements!(bool, i8, i16, i32, i64, u16, u32, u64, f32, f64, String, Box<str>, std::sync::Arc<str>, Vec<u8>, bytes::Bytes, Box<[u8]>);
+list_elements!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u16,
+    u32,
+    u64,
+    f32,
+    f64,
+    String,
+    Box<str>,
+    std::sync::Arc<str>,
+    Vec<u8>,
+    bytes::Bytes,
+    Box<[u8]>
+);
 impl<const N: usize> ListElement for [u8; N] {}
 impl<T: ParquetField> ListElement for Option<T> {}
 impl<T: ParquetField> ListElement for Box<T> {}
@@ -174,7 +200,9 @@ impl<P> ListPlan<P> {
                 return Ok(());
             }
             if r > self.rep {
-                return Err(src.corrupt(self.first, format!("repetition level {r} where at most {} can follow", self.rep)));
+                return Err(
+                    src.corrupt(self.first, format!("repetition level {r} where at most {} can follow", self.rep))
+                );
             }
         }
     }
@@ -190,7 +218,14 @@ fn resolve_list<P>(
     let first = resolver.cursors();
     let element = element(&shape.element, resolver)?;
     let count = cursor_range(resolver, first, node)?;
-    Ok(ListPlan { first, count, null_def: shape.null_def, def: shape.repeated.def(), rep: shape.repeated.rep(), element })
+    Ok(ListPlan {
+        first,
+        count,
+        null_def: shape.null_def,
+        def: shape.repeated.def(),
+        rep: shape.repeated.rep(),
+        element,
+    })
 }
 
 impl<T: ListElement> ParquetField for Vec<T> {
@@ -241,7 +276,11 @@ impl<T: ListElement> ParquetField for Vec<T> {
 /// The plan of a map: a list of key/value entries.
 pub type MapPlan<K, V> = ListPlan<(K, Slot<V>)>;
 
-fn map_schema<K: ParquetField, V: ParquetField>(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+fn map_schema<K: ParquetField, V: ParquetField>(
+    name: &str,
+    repetition: Repetition,
+    opts: &FieldOptions,
+) -> Result<Type> {
     let key = K::schema("key", Repetition::REQUIRED, opts)?;
     let value = V::schema("value", Repetition::REQUIRED, opts)?;
     schema::map(name, repetition, key, value)
@@ -296,7 +335,9 @@ fn read_entry<K: ParquetField, V: ParquetField>(
     let key = K::read(&plan.0, src)?;
     let value = match &plan.1 {
         Slot::Read(p) => V::read(p, src)?,
-        Slot::Missing => V::missing().ok_or_else(|| Error::resolve("<map value>", "missing value type has no default"))?,
+        Slot::Missing => {
+            V::missing().ok_or_else(|| Error::resolve("<map value>", "missing value type has no default"))?
+        }
     };
     Ok((key, value))
 }
@@ -338,6 +379,10 @@ where
     fn missing() -> Option<Self> {
         Some(HashMap::default())
     }
+
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        V::docs(prefix, out)
+    }
 }
 
 impl<K: ParquetField + Ord, V: ParquetField> ParquetField for BTreeMap<K, V> {
@@ -370,5 +415,9 @@ impl<K: ParquetField + Ord, V: ParquetField> ParquetField for BTreeMap<K, V> {
 
     fn missing() -> Option<Self> {
         Some(BTreeMap::new())
+    }
+
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        V::docs(prefix, out)
     }
 }

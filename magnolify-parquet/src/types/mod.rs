@@ -5,12 +5,14 @@ mod bytes;
 mod collections;
 mod primitive;
 
+#[cfg(feature = "bigdecimal")]
+mod bigdecimal;
 #[cfg(feature = "chrono")]
 mod chrono;
 #[cfg(feature = "decimal")]
 mod decimal;
-#[cfg(feature = "bigdecimal")]
-mod bigdecimal;
+#[cfg(any(feature = "decimal", feature = "bigdecimal"))]
+mod decimal_column;
 #[cfg(feature = "half")]
 mod half;
 #[cfg(feature = "uuid")]
@@ -66,7 +68,9 @@ impl<F> StructPlan<F> {
 #[doc(hidden)]
 pub fn not_repeated(node: &FileNode<'_>, what: &str) -> Result<()> {
     if node.repetition() == parquet::basic::Repetition::REPEATED {
-        return Err(node.error(format!("expected {what}, found a repeated field ({}): read it into a Vec", node.describe())));
+        return Err(
+            node.error(format!("expected {what}, found a repeated field ({}): read it into a Vec", node.describe()))
+        );
     }
     Ok(())
 }

@@ -60,7 +60,8 @@ fn int_column(node: &FileNode<'_>, physical: PhysicalType) -> Result<(IntSource,
     if !(1..=bits).contains(&width) {
         return Err(node.error(format!("integer width {width} does not fit {}", node.describe())));
     }
-    let (min, max) = if signed { (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1) } else { (0, (1i128 << width) - 1) };
+    let (min, max) =
+        if signed { (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1) } else { (0, (1i128 << width) - 1) };
     let source = match (bits, signed) {
         (32, true) => IntSource::I32,
         (32, false) => IntSource::U32,
@@ -77,7 +78,12 @@ macro_rules! int_field {
             type ReadPlan = LeafPlan<IntSource>;
 
             fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
-                schema::primitive(name, repetition, PhysicalType::$physical, Some(LogicalType::integer($width, $signed)))
+                schema::primitive(
+                    name,
+                    repetition,
+                    PhysicalType::$physical,
+                    Some(LogicalType::integer($width, $signed)),
+                )
             }
 
             #[inline]
@@ -86,7 +92,11 @@ macro_rules! int_field {
                 sink.$push(at, *self as $stored)
             }
 
-            fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+            fn resolve(
+                node: &FileNode<'_>,
+                _opts: &FieldOptions,
+                resolver: &mut Resolver<'_>,
+            ) -> Result<Self::ReadPlan> {
                 not_repeated(node, stringify!($t))?;
                 let (cursor, descr) = resolver.leaf(node)?;
                 let (conv, min, max) = int_column(node, descr.physical_type())?;
@@ -105,9 +115,13 @@ macro_rules! int_field {
                 let c = plan.cursor;
                 let converted = match plan.conv {
                     IntSource::I32 => src.take_i32(c)?.map(|v| <$t>::try_from(v).map_err(|_| i128::from(v))),
-                    IntSource::U32 => src.take_i32(c)?.map(|v| <$t>::try_from(v as u32).map_err(|_| i128::from(v as u32))),
+                    IntSource::U32 => {
+                        src.take_i32(c)?.map(|v| <$t>::try_from(v as u32).map_err(|_| i128::from(v as u32)))
+                    }
                     IntSource::I64 => src.take_i64(c)?.map(|v| <$t>::try_from(v).map_err(|_| i128::from(v))),
-                    IntSource::U64 => src.take_i64(c)?.map(|v| <$t>::try_from(v as u64).map_err(|_| i128::from(v as u64))),
+                    IntSource::U64 => {
+                        src.take_i64(c)?.map(|v| <$t>::try_from(v as u64).map_err(|_| i128::from(v as u64)))
+                    }
                 };
                 match converted {
                     Some(Ok(v)) => Ok(v),

@@ -53,6 +53,20 @@ impl ColumnWriters {
             return Ok(());
         }
         for (column, leaf) in self.writers.iter_mut().zip(&mut sink.leaves) {
+            // The parquet crate trusts levels (an out-of-range one panics in
+            // its histograms): a converter bug must be an error instead.
+            if let Some(d) = leaf.def.iter().find(|d| !(0..=leaf.max_def).contains(*d)) {
+                return Err(Error::corrupt(
+                    leaf.path.clone(),
+                    format!("converter wrote definition level {d} > {}", leaf.max_def),
+                ));
+            }
+            if let Some(r) = leaf.rep.iter().find(|r| !(0..=leaf.max_rep).contains(*r)) {
+                return Err(Error::corrupt(
+                    leaf.path.clone(),
+                    format!("converter wrote repetition level {r} > {}", leaf.max_rep),
+                ));
+            }
             let def = (leaf.max_def > 0).then_some(leaf.def.as_slice());
             let rep = (leaf.max_rep > 0).then_some(leaf.rep.as_slice());
             let written = match (&mut column.writer, &mut leaf.values) {
@@ -76,7 +90,10 @@ impl ColumnWriters {
                     r
                 }
                 _ => {
-                    return Err(Error::corrupt(leaf.path.clone(), "column writer and buffer disagree on the physical type"))
+                    return Err(Error::corrupt(
+                        leaf.path.clone(),
+                        "column writer and buffer disagree on the physical type",
+                    ))
                 }
             };
             written.map_err(|e| Error::parquet_at(leaf.path.clone(), e))?;

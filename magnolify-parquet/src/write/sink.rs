@@ -109,9 +109,7 @@ impl ValueBuffer {
             PhysicalType::FLOAT => ValueBuffer::F32(Vec::new()),
             PhysicalType::DOUBLE => ValueBuffer::F64(Vec::new()),
             PhysicalType::BYTE_ARRAY => ValueBuffer::Bytes(ByteBuffer::default()),
-            PhysicalType::FIXED_LEN_BYTE_ARRAY => {
-                ValueBuffer::Fixed(ByteBuffer::default(), length.max(0) as usize)
-            }
+            PhysicalType::FIXED_LEN_BYTE_ARRAY => ValueBuffer::Fixed(ByteBuffer::default(), length.max(0) as usize),
         }
     }
 
@@ -229,12 +227,7 @@ impl LeafBuffer {
     fn truncate_records(&mut self, records: usize) {
         let keep = if self.max_rep > 0 {
             // Each record starts with exactly one triplet whose r is 0.
-            self.rep
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| **r == 0)
-                .nth(records)
-                .map_or(self.rep.len(), |(i, _)| i)
+            self.rep.iter().enumerate().filter(|(_, r)| **r == 0).nth(records).map_or(self.rep.len(), |(i, _)| i)
         } else {
             records.min(self.triplets())
         };
@@ -386,7 +379,10 @@ impl ColumnSink {
     pub fn push_nulls(&mut self, at: WriteAt, count: usize) -> Result<()> {
         let n = self.leaves.len();
         let leaves = self.leaves.get_mut(at.leaf..at.leaf + count).ok_or_else(|| {
-            Error::corrupt(format!("#{}", at.leaf), format!("no leaves {}..{}: the schema has {n}", at.leaf, at.leaf + count))
+            Error::corrupt(
+                format!("#{}", at.leaf),
+                format!("no leaves {}..{}: the schema has {n}", at.leaf, at.leaf + count),
+            )
         })?;
         for leaf in leaves {
             leaf.levels(at.r, at.d);

@@ -1,0 +1,356 @@
+//! `bigdecimal::BigDecimal` (feature `bigdecimal`): DECIMAL(precision, scale)
+//! with precision up to 76, Spark's DECIMAL(38, 10) and beyond.
+
+use bigdecimal::BigDecimal;
+use num_bigint::{BigInt, Sign};
+use parquet::basic::Repetition;
+use parquet::schema::types::Type;
+
+use super::decimal_column as column;
+use super::{LeafPlan, ListElement};
+use crate::error::Result;
+use crate::field::ParquetField;
+use crate::options::FieldOptions;
+use crate::read::{FileNode, RecordSource, Resolver};
+use crate::write::{ColumnSink, WriteAt};
+use column::{DecimalConv, DecimalSource, Limits, Storage, MAX_FIXED_LEN};
+
+const LIMITS: Limits = Limits { name: "bigdecimal::BigDecimal", max_precision: 76, wider: "" };
+
+/// Why a value has no exact form at the field's scale and precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Inexact {
+    /// More digits than the precision holds.
+    TooManyDigits,
+    /// Nonzero digits below the scale.
+    FractionLost,
+}
+
+impl Inexact {
+    fn describe(self, p: Option<u32>, s: u32) -> String {
+        match (self, p) {
+            (Inexact::TooManyDigits, Some(p)) => format!("does not fit DECIMAL({p}, {s}): too many digits"),
+            (Inexact::TooManyDigits, None) => "has too many digits".to_owned(),
+            (Inexact::FractionLost, _) => format!("has more than {s} fraction digits: converting it would drop some"),
+        }
+    }
+}
+
+fn pow10(k: u64) -> Option<BigInt> {
+    Some(BigInt::from(10u8).pow(u32::try_from(k).ok()?))
+}
+
+/// `unscaled` × 10^shift exactly: multiplied up, or divided down only when
+/// no digit is lost; `None` when the value is unchanged. Bounds are checked
+/// on sizes before any power of ten is built, so an absurd exponent costs
+/// nothing: a shift beyond `precision` cannot fit it.
+fn rescale(unscaled: &BigInt, shift: i128, precision: Option<u32>) -> Result<Option<BigInt>, Inexact> {
+    if unscaled.sign() == Sign::NoSign || shift == 0 {
+        return Ok(None);
+    }
+    if shift > 0 {
+        if precision.is_some_and(|p| shift > i128::from(p)) {
+            return Err(Inexact::TooManyDigits);
+        }
+        let f = u64::try_from(shift).ok().and_then(pow10).ok_or(Inexact::TooManyDigits)?;
+        return Ok(Some(unscaled * f));
+    }
+    let k = u64::try_from(-shift).map_err(|_| Inexact::FractionLost)?;
+    // A nonzero value below 2^bits has at most bits/3 digits (10^k > 2^3k): a power with 3k >= bits never divides it.
+    if k.saturating_mul(3) >= unscaled.bits() {
+        return Err(Inexact::FractionLost);
+    }
+    let f = pow10(k).ok_or(Inexact::FractionLost)?;
+    if (unscaled % &f).sign() != Sign::NoSign {
+        return Err(Inexact::FractionLost);
+    }
+    Ok(Some(unscaled / f))
+}
+
+/// Whether `v` has at most `precision` digits.
+fn fits(v: &BigInt, precision: u32) -> bool {
+    pow10(u64::from(precision)).is_some_and(|bound| v.magnitude() < bound.magnitude())
+}
+
+/// Written as `DECIMAL(P, S)` from the field's
+/// `#[parquet(decimal(precision = P, scale = S))]`, P up to 76, which
+/// writing requires: INT32 for P ≤ 9, INT64 for P ≤ 18, else the shortest
+/// FIXED_LEN_BYTE_ARRAY (16 bytes for Spark's DECIMAL(38, 10)), unless the
+/// attribute forces a physical type.
+///
+/// Values are rescaled to S exactly: one with more fraction digits than S,
+/// or more than P digits in all, is an error naming the column, never
+/// rounded. Reading accepts DECIMAL columns of any physical type, precision
+/// and scale, and converts every value exactly to the field's scale, with
+/// the same errors; without a declared spec it keeps the file's scale.
+///
+/// ```
+/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use parquet::basic::Repetition;
+///
+/// let opts = FieldOptions::new().decimal(38, 10);
+/// let node = bigdecimal::BigDecimal::schema("amount", Repetition::OPTIONAL, &opts).unwrap();
+/// assert_eq!(schema::to_text(&node).trim(), "OPTIONAL FIXED_LEN_BYTE_ARRAY (16) amount (DECIMAL(38,10));");
+/// ```
+impl ParquetField for BigDecimal {
+    const LEAVES: usize = 1;
+    type ReadPlan = LeafPlan<DecimalConv>;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        column::decimal_schema(name, repetition, opts, &LIMITS)
+    }
+
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf, e))?;
+        let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf, e))?;
+        let (p, s) = (u32::from(spec.precision), u32::from(spec.scale));
+        let (mantissa, exponent) = self.as_bigint_and_exponent();
+        let fail = |e: Inexact| sink.value_error(at.leaf, format!("{self} {}", e.describe(Some(p), s)));
+        let unscaled = match rescale(&mantissa, i128::from(s) - i128::from(exponent), Some(p)) {
+            Ok(v) => v.unwrap_or(mantissa),
+            Err(e) => return Err(fail(e)),
+        };
+        if !fits(&unscaled, p) {
+            return Err(fail(Inexact::TooManyDigits));
+        }
+        let overflow = || sink.value_error(at.leaf, format!("{self} does not fit the DECIMAL({p}, {s}) column"));
+        match storage {
+            Storage::Int32 => {
+                let v = i32::try_from(&unscaled).map_err(|_| overflow())?;
+                sink.push_i32(at, v)
+            }
+            Storage::Int64 => {
+                let v = i64::try_from(&unscaled).map_err(|_| overflow())?;
+                sink.push_i64(at, v)
+            }
+            Storage::Fixed(len) => {
+                let mut buf = [0; MAX_FIXED_LEN];
+                let bytes = column::extend_to(&unscaled.to_signed_bytes_be(), len, &mut buf).ok_or_else(overflow)?;
+                sink.push_bytes(at, bytes)
+            }
+            Storage::Binary => sink.push_bytes(at, &unscaled.to_signed_bytes_be()),
+        }
+    }
+
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        column::resolve_decimal(node, opts, resolver, &LIMITS)
+    }
+
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let c = plan.cursor;
+        let conv = &plan.conv;
+        let raw = match conv.source {
+            DecimalSource::Int32 => src.take_i32(c)?.map(|v| Some(BigInt::from(v))),
+            DecimalSource::Int64 => src.take_i64(c)?.map(|v| Some(BigInt::from(v))),
+            DecimalSource::Bytes => {
+                src.take_byte_slice(c, |b| (!b.is_empty()).then(|| BigInt::from_signed_bytes_be(b)))?
+            }
+        };
+        let unscaled = match raw {
+            Some(Some(v)) => v,
+            Some(None) => return Err(src.value_error(c, "empty DECIMAL value")),
+            None => return Err(src.null_error(c)),
+        };
+        let fail = |src: &RecordSource, v: &BigInt, scale: u32, e: Inexact| {
+            let shown = column::show(&v.to_string(), scale);
+            src.value_error(c, format!("{shown} {}", e.describe(conv.precision, conv.scale)))
+        };
+        let value = match rescale(&unscaled, i128::from(conv.shift()), conv.precision) {
+            Ok(v) => v.unwrap_or(unscaled),
+            Err(e) => return Err(fail(src, &unscaled, conv.file_scale, e)),
+        };
+        if conv.precision.is_some_and(|p| !fits(&value, p)) {
+            return Err(fail(src, &value, conv.scale, Inexact::TooManyDigits));
+        }
+        Ok(BigDecimal::new(value, i64::from(conv.scale)))
+    }
+}
+
+impl ListElement for BigDecimal {}
+
+#[cfg(test)]
+mod tests {
+    //! Round trips and errors of `BigDecimal`, through a one-field converter
+    //! written over the runtime (the tests crate does not depend on bigdecimal).
+
+    use std::marker::PhantomData;
+    use std::str::FromStr;
+
+    use bigdecimal::BigDecimal;
+    use parquet::basic::Repetition;
+    use parquet::schema::types::{SchemaDescriptor, TypePtr};
+
+    use crate::mem::MemPageStore;
+    use crate::read::{FileNode, RecordSource, Resolver};
+    use crate::write::{ColumnSink, WriteAt};
+    use crate::{
+        schema, DecimalPhysical, Error, FieldOptions, ParquetField, ParquetReader, ParquetWriter, RecordConverter,
+    };
+
+    struct One<T>(FieldOptions, PhantomData<fn() -> T>);
+
+    impl<T: ParquetField> RecordConverter for One<T> {
+        type Record = T;
+        type ReadPlan = T::ReadPlan;
+        fn schema(&self) -> crate::Result<TypePtr> {
+            let field = T::schema("v", Repetition::REQUIRED, &self.0)?;
+            schema::message_from("m", schema::group("m", Repetition::REQUIRED, None, vec![field])?)
+        }
+        fn write(&self, record: &T, sink: &mut ColumnSink) -> crate::Result<()> {
+            record.write(sink, WriteAt::ROOT, &self.0)
+        }
+        fn resolve(&self, file: &SchemaDescriptor) -> crate::Result<(T::ReadPlan, Vec<usize>)> {
+            let root = FileNode::root(file);
+            let node = root.child("v").ok_or_else(|| root.error("no field v"))?;
+            let mut resolver = Resolver::new(file);
+            let plan = T::resolve(&node, &self.0, &mut resolver)?;
+            Ok((plan, resolver.into_columns()))
+        }
+        fn read(&self, plan: &T::ReadPlan, source: &mut RecordSource) -> crate::Result<T> {
+            T::read(plan, source)
+        }
+    }
+
+    fn big(s: &str) -> BigDecimal {
+        BigDecimal::from_str(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    fn dec(p: u8, s: u8) -> FieldOptions {
+        FieldOptions::new().decimal(p, s)
+    }
+
+    fn write<T: ParquetField>(opts: FieldOptions, values: &[T]) -> crate::Result<bytes::Bytes> {
+        let mut writer = ParquetWriter::with_converter(One::<T>(opts, PhantomData), Vec::new())?;
+        for v in values {
+            writer.write(v)?;
+        }
+        Ok(bytes::Bytes::from(writer.into_inner()?))
+    }
+
+    fn read<T: ParquetField>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
+        ParquetReader::with_converter(One::<T>(opts, PhantomData), file.clone())?.collect()
+    }
+
+    fn texts(values: &[BigDecimal]) -> Vec<String> {
+        values.iter().map(|v| v.to_string()).collect()
+    }
+
+    fn column_text(file: &bytes::Bytes) -> String {
+        let reader = ParquetReader::with_converter(One::<BigDecimal>(FieldOptions::new(), PhantomData), file.clone());
+        let reader = reader.unwrap_or_else(|e| panic!("{e}"));
+        let descr = reader.metadata().file_metadata().schema_descr().column(0);
+        schema::to_text(descr.self_type()).trim().to_owned()
+    }
+
+    /// Writes and reads back through the page store and a file, exactly and
+    /// at the declared scale.
+    fn round_trip(opts: FieldOptions, text: &str, values: &[&str]) {
+        let values: Vec<BigDecimal> = values.iter().map(|v| big(v)).collect();
+        let scale = opts.decimal.map_or(0, |s| i64::from(s.scale));
+        let expected: Vec<String> = values.iter().map(|v| v.with_scale(scale).to_string()).collect();
+
+        let mut writer = MemPageStore::writer(One::<BigDecimal>(opts, PhantomData)).expect("writer");
+        for v in &values {
+            writer.write(v).unwrap_or_else(|e| panic!("{v}: {e}"));
+        }
+        let store = writer.finish().expect("store");
+        let back: Vec<BigDecimal> =
+            store.reader(One(opts, PhantomData)).expect("reader").collect::<Result<_, _>>().expect("read");
+        assert_eq!(back, values);
+        assert_eq!(texts(&back), expected);
+
+        let file = write(opts, &values).expect("file");
+        assert_eq!(column_text(&file), text);
+        let back = read::<BigDecimal>(opts, &file).expect("read file");
+        assert_eq!(texts(&back), expected);
+    }
+
+    #[test]
+    fn spark_decimal_38_10_round_trips_in_16_bytes() {
+        round_trip(
+            dec(38, 10),
+            "REQUIRED FIXED_LEN_BYTE_ARRAY (16) v (DECIMAL(38,10));",
+            &[
+                "9999999999999999999999999999.9999999999",
+                "-9999999999999999999999999999.9999999999",
+                "0",
+                "-0.0000000001",
+                "12.5",
+            ],
+        );
+    }
+
+    #[test]
+    fn every_physical_type_round_trips_at_its_limits() {
+        let nines = "9".repeat(76);
+        let minus_nines = format!("-{nines}");
+        round_trip(
+            dec(76, 0),
+            "REQUIRED FIXED_LEN_BYTE_ARRAY (32) v (DECIMAL(76,0));",
+            &[&nines, &minus_nines, "0", "-1"],
+        );
+        round_trip(
+            dec(50, 25).decimal_physical(DecimalPhysical::Binary),
+            "REQUIRED BYTE_ARRAY v (DECIMAL(50,25));",
+            &["-1234567890123456789012345.1234567890123456789012345", "0", "-0.0000000000000000000000001"],
+        );
+        round_trip(dec(9, 2), "REQUIRED INT32 v (DECIMAL(9,2));", &["9999999.99", "-9999999.99", "0"]);
+        round_trip(dec(18, 0), "REQUIRED INT64 v (DECIMAL(18,0));", &["999999999999999999", "-999999999999999999"]);
+        round_trip(
+            dec(3, 1).decimal_physical(DecimalPhysical::Fixed),
+            "REQUIRED FIXED_LEN_BYTE_ARRAY (2) v (DECIMAL(3,1));",
+            &["99.9", "-99.9", "0.1"],
+        );
+    }
+
+    #[test]
+    fn values_are_rescaled_exactly_or_refused() {
+        // 1E+5 has a negative scale; 1.50 and 1.5 are the same number.
+        let file = write(dec(8, 2), &[big("1E+5"), big("1.5"), big("-2")]).expect("write");
+        assert_eq!(texts(&read::<BigDecimal>(dec(8, 2), &file).expect("read")), ["100000.00", "1.50", "-2.00"]);
+        let refused = |opts, v: BigDecimal| match write(opts, &[v]) {
+            Ok(_) => panic!("should fail"),
+            Err(e) => {
+                assert_eq!(e.path(), Some("v"), "{e}");
+                e.to_string()
+            }
+        };
+        assert!(refused(dec(8, 2), big("1.005")).contains("more than 2 fraction digits"));
+        assert!(refused(dec(8, 2), big("1000000")).contains("does not fit DECIMAL(8, 2)"));
+        // Absurd exponents are refused from their size, without building the number.
+        assert!(refused(dec(76, 0), BigDecimal::new(1.into(), -1_000_000_000)).contains("does not fit DECIMAL(76, 0)"));
+        assert!(refused(dec(76, 0), BigDecimal::new(1.into(), 1_000_000_000)).contains("more than 0 fraction digits"));
+        assert!(refused(dec(76, 0), BigDecimal::new(1.into(), i64::MIN)).contains("does not fit"));
+        assert!(refused(dec(76, 0), BigDecimal::new(7.into(), i64::MAX)).contains("fraction digits"));
+    }
+
+    #[test]
+    fn reads_convert_to_the_declared_scale_exactly() {
+        let file = write(dec(38, 10), &[big("1.25"), big("-3"), big("1.0000000001")]).expect("write");
+        let up = read::<BigDecimal>(dec(60, 20), &file).expect("up");
+        assert_eq!(texts(&up), ["1.25000000000000000000", "-3.00000000000000000000", "1.00000000010000000000"]);
+        let plain = read::<BigDecimal>(FieldOptions::new(), &file).expect("file scale");
+        assert_eq!(texts(&plain), ["1.2500000000", "-3.0000000000", "1.0000000001"]);
+        let e = read::<BigDecimal>(dec(10, 2), &file).expect_err("inexact");
+        assert!(matches!(&e, Error::Value { row: Some(2), .. }), "{e}");
+        assert!(e.to_string().contains("1.0000000001 has more than 2 fraction digits"), "{e}");
+        let e = read::<BigDecimal>(dec(2, 2), &file).expect_err("too wide");
+        assert!(matches!(&e, Error::Value { row: Some(0), .. }), "{e}");
+        assert!(e.to_string().contains("1.25 does not fit DECIMAL(2, 2)"), "{e}");
+        // rust_decimal and BigDecimal read the same file the same way.
+        #[cfg(feature = "decimal")]
+        {
+            let small = read::<rust_decimal::Decimal>(dec(12, 3), &file.clone()).err();
+            assert!(small.is_some_and(|e| e.to_string().contains("more than 3 fraction digits")));
+        }
+    }
+
+    #[test]
+    fn schema_errors_name_the_field() {
+        let error = |opts| One::<BigDecimal>(opts, PhantomData).schema().expect_err("schema error").to_string();
+        assert!(error(FieldOptions::new()).contains("#[parquet(decimal(precision = P, scale = S))]"));
+        assert!(error(dec(77, 0)).contains("1 to 76 digits"));
+        assert!(error(dec(10, 0).decimal_physical(DecimalPhysical::Int32)).contains("INT32 holds at most 9"));
+        assert!(error(dec(77, 0)).starts_with("schema of `v`"));
+    }
+}

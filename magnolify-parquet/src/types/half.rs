@@ -1,0 +1,67 @@
+//! `half::f16` (feature `half`): `FIXED_LEN_BYTE_ARRAY(2) (FLOAT16)`,
+//! IEEE 754 half precision, little-endian.
+
+use half::f16;
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
+use parquet::schema::types::Type;
+
+use super::{not_repeated, LeafPlan, ListElement};
+use crate::error::Result;
+use crate::field::ParquetField;
+use crate::options::FieldOptions;
+use crate::read::{FileNode, RecordSource, Resolver};
+use crate::schema;
+use crate::write::{ColumnSink, WriteAt};
+
+/// Written as `FIXED_LEN_BYTE_ARRAY(2) (FLOAT16)`; the bits travel unchanged,
+/// so NaN payloads and the sign of zero survive a round trip. Reads only
+/// FLOAT16-annotated columns: two raw bytes could mean anything.
+///
+/// ```
+/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use parquet::basic::Repetition;
+///
+/// let node = half::f16::schema("h", Repetition::OPTIONAL, &FieldOptions::DEFAULT).unwrap();
+/// assert_eq!(schema::to_text(&node).trim(), "OPTIONAL FIXED_LEN_BYTE_ARRAY (2) h (FLOAT16);");
+/// ```
+impl ParquetField for f16 {
+    const LEAVES: usize = 1;
+    type ReadPlan = LeafPlan<()>;
+
+    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+        schema::primitive_with(name, repetition, PhysicalType::FIXED_LEN_BYTE_ARRAY, Some(LogicalType::Float16), |b| {
+            b.with_length(2)
+        })
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+        sink.push_bytes(at, &self.to_le_bytes())
+    }
+
+    fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        not_repeated(node, "an f16")?;
+        let (cursor, descr) = resolver.leaf(node)?;
+        let float16 = matches!(node.logical_type(), Some(LogicalType::Float16));
+        if descr.physical_type() != PhysicalType::FIXED_LEN_BYTE_ARRAY || descr.type_length() != 2 || !float16 {
+            return Err(node.error(format!(
+                "expected FIXED_LEN_BYTE_ARRAY(2) (FLOAT16), found {} of length {}",
+                node.describe(),
+                descr.type_length()
+            )));
+        }
+        Ok(LeafPlan { cursor, conv: () })
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let c = plan.cursor;
+        match src.take_byte_slice(c, |b| <[u8; 2]>::try_from(b).map(f16::from_le_bytes).map_err(|_| b.len()))? {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where a FLOAT16 needs 2"))),
+            None => Err(src.null_error(c)),
+        }
+    }
+}
+
+impl ListElement for f16 {}

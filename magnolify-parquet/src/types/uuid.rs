@@ -1,0 +1,69 @@
+//! `uuid::Uuid` (feature `uuid`): `FIXED_LEN_BYTE_ARRAY(16) (UUID)`, the
+//! bytes in canonical text order (big-endian), as the format says.
+
+use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::schema::types::Type;
+use uuid::Uuid;
+
+use super::{not_repeated, LeafPlan, ListElement};
+use crate::error::Result;
+use crate::field::ParquetField;
+use crate::options::FieldOptions;
+use crate::read::{FileNode, RecordSource, Resolver};
+use crate::schema;
+use crate::write::{ColumnSink, WriteAt};
+
+/// Written as `FIXED_LEN_BYTE_ARRAY(16) (UUID)`. Reads 16-byte fixed columns
+/// with the UUID annotation or none (older writers store UUIDs unannotated).
+///
+/// ```
+/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use parquet::basic::Repetition;
+///
+/// let node = uuid::Uuid::schema("id", Repetition::REQUIRED, &FieldOptions::DEFAULT).unwrap();
+/// assert_eq!(schema::to_text(&node).trim(), "REQUIRED FIXED_LEN_BYTE_ARRAY (16) id (UUID);");
+/// ```
+impl ParquetField for Uuid {
+    const LEAVES: usize = 1;
+    type ReadPlan = LeafPlan<()>;
+
+    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+        schema::primitive_with(name, repetition, PhysicalType::FIXED_LEN_BYTE_ARRAY, Some(LogicalType::Uuid), |b| {
+            b.with_length(16)
+        })
+    }
+
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+        sink.push_bytes(at, self.as_bytes())
+    }
+
+    fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+        not_repeated(node, "a Uuid")?;
+        let (cursor, descr) = resolver.leaf(node)?;
+        let annotation_ok = matches!(
+            (node.logical_type(), node.converted_type()),
+            (Some(LogicalType::Uuid), _) | (None, ConvertedType::NONE)
+        );
+        if descr.physical_type() != PhysicalType::FIXED_LEN_BYTE_ARRAY || descr.type_length() != 16 || !annotation_ok {
+            return Err(node.error(format!(
+                "expected FIXED_LEN_BYTE_ARRAY(16) with the UUID annotation or none, found {} of length {}",
+                node.describe(),
+                descr.type_length()
+            )));
+        }
+        Ok(LeafPlan { cursor, conv: () })
+    }
+
+    #[inline]
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+        let c = plan.cursor;
+        match src.take_byte_slice(c, |b| Uuid::from_slice(b).map_err(|_| b.len()))? {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where a UUID needs 16"))),
+            None => Err(src.null_error(c)),
+        }
+    }
+}
+
+impl ListElement for Uuid {}
