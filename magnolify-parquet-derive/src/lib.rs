@@ -1,1 +1,163 @@
+//! `#[derive(ParquetType)]`, the derive macro of the `magnolify-parquet`
+//! crate. Use it through that crate (`magnolify_parquet::ParquetType`): the
+//! generated code names only `::magnolify_parquet::__private` items.
+//!
+//! The macro works in three steps, as serde_derive does: *parse* the input
+//! and its `#[parquet(...)]` attributes into a small model (`model`,
+//! `attr`), *check* that the settings make sense together (`check`), then
+//! *expand* into trait impls (`expand`). Every error found in the first two
+//! steps is reported, each at the span it concerns, in one compilation.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
+mod attr;
+mod case;
+mod check;
+mod docs;
+mod errors;
+mod expand;
+mod model;
+mod types;
+
+use proc_macro2::{Span, TokenStream};
+use syn::DeriveInput;
+
+use crate::errors::Errors;
+use crate::model::Container;
+
+/// Derives Parquet support: `ParquetField` (the type's schema node, shredding
+/// and assembly), `ParquetRecord` (a whole record: message name and doc) for
+/// structs with named fields, and `ListElement` (so `Vec<T>` works).
+///
+/// # Shapes
+///
+/// | Rust | Parquet |
+/// |---|---|
+/// | `struct S { a: A, b: B }` | a group with fields `a` and `b`; a record (message) at the top level |
+/// | `struct Id(T);` (newtype) | the form of `T`, transparently |
+/// | `enum E { A, B }` (unit variants only) | `BYTE_ARRAY (ENUM)` holding `"A"` or `"B"` |
+///
+/// Unions, enums with data, unit structs, tuple structs of 0 or 2+ fields,
+/// structs with no stored field (Parquet has no empty groups), lifetime
+/// parameters and recursive types are compile errors. Type parameters are
+/// allowed: each field type that uses one gets a `ParquetField` bound.
+///
+/// # Attributes
+///
+/// Several `#[parquet(...)]` attributes may be given; a key set twice is an error.
+///
+/// On the struct or enum:
+///
+/// | key | effect |
+/// |---|---|
+/// | `rename = "Name"` | message name of a record (default: the type's name) |
+/// | `rename_all = "..."` | case of field names or variant symbols: `"lowercase"`, `"UPPERCASE"`, `"PascalCase"`, `"camelCase"`, `"snake_case"`, `"SCREAMING_SNAKE_CASE"`, `"kebab-case"`, `"SCREAMING-KEBAB-CASE"` (serde's rules) |
+/// | `list = "..."` | list layout of every field that sets none: `"three-level"` (default, the format's standard), `"two-level"` (parquet-avro's `array` layout), `"repeated"` (bare repeated field) |
+///
+/// On a field:
+///
+/// | key | effect |
+/// |---|---|
+/// | `rename = "name"` | column (or group) name |
+/// | `skip` | left out of the schema; reads as `Default::default()`; combines with nothing else |
+/// | `default` | when the file has no such column, read `Default::default()` instead of failing |
+/// | `list = "..."` | list layout of this field, at every nesting |
+/// | `timestamp = "millis" \| "micros" \| "nanos"` | unit of TIME/TIMESTAMP values (default micros) |
+/// | `decimal(precision = P, scale = S, physical = "...")` | DECIMAL(P, S), 1 ≤ P ≤ 76, 0 ≤ S ≤ P (`scale` defaults to 0); `physical` is `"int32"` (P ≤ 9), `"int64"` (P ≤ 18), `"fixed"` or `"binary"`, chosen by precision when not set |
+/// | `with = "path::to::module"` | custom conversion, see below |
+/// | `field_id = N` | Parquet field id (0 ≤ N ≤ i32::MAX, unique among siblings) |
+///
+/// On an enum variant: `rename = "SYMBOL"`.
+///
+/// Doc comments (`///`) on the record and its fields, nested ones included,
+/// are written into the file's footer under `magnolify.docs` and
+/// `magnolify.docs.<dotted.path>`.
+///
+/// # `with = "module"`
+///
+/// Stores a field of any type `T` through another type that has a Parquet
+/// form. The module must provide:
+///
+/// ```text
+/// pub type Repr = /* a ParquetField type */;
+/// pub fn to_parquet(value: &T) -> Result<Repr, E>;
+/// pub fn from_parquet(repr: Repr) -> Result<T, E>;
+/// ```
+///
+/// where `E: Display` (each function may have its own error type). The schema
+/// is `Repr`'s, and the field's other attributes apply to `Repr`. A
+/// conversion error becomes a `magnolify_parquet::Error` naming the field.
+/// When the file lacks the column, the field reads as `from_parquet` of
+/// `Repr`'s missing value (`None`, empty), or fails when `Repr` has none;
+/// with `default` it reads `T::default()`.
+///
+/// # Example
+///
+/// ```
+/// use magnolify_parquet::{schema, ParquetRecord, ParquetType};
+///
+/// /// An order.
+/// #[derive(ParquetType)]
+/// #[parquet(rename = "Order", rename_all = "camelCase")]
+/// struct Order {
+///     /// Unique per shop.
+///     order_id: u64,
+///     status: Status,
+///     #[parquet(with = "cents", field_id = 7)]
+///     total: f64,
+///     #[parquet(list = "two-level")]
+///     line_skus: Vec<String>,
+///     #[parquet(skip)]
+///     cache: Option<String>,
+/// }
+///
+/// #[derive(ParquetType)]
+/// #[parquet(rename_all = "SCREAMING_SNAKE_CASE")]
+/// enum Status { Open, InTransit }
+///
+/// mod cents {
+///     pub type Repr = i64;
+///     pub fn to_parquet(value: &f64) -> Result<i64, String> {
+///         let cents = (value * 100.0).round();
+///         if cents.is_finite() && cents.abs() < 9.0e15 { Ok(cents as i64) } else { Err(format!("{value} is out of range")) }
+///     }
+///     pub fn from_parquet(repr: i64) -> Result<f64, std::convert::Infallible> {
+///         Ok(repr as f64 / 100.0)
+///     }
+/// }
+///
+/// let text = schema::to_text(&Order::message().unwrap());
+/// assert_eq!(
+///     text,
+///     "message Order {
+///   REQUIRED INT64 orderId (INTEGER(64,false));
+///   REQUIRED BYTE_ARRAY status (ENUM);
+///   REQUIRED INT64 total [7] (INTEGER(64,true));
+///   REQUIRED group lineSkus (LIST) {
+///     REPEATED BYTE_ARRAY array (STRING);
+///   }
+/// }
+/// "
+/// );
+/// assert_eq!(Order::DOC, Some("An order."));
+/// ```
+#[proc_macro_derive(ParquetType, attributes(parquet))]
+pub fn derive_parquet_type(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
+    let input = syn::parse_macro_input!(input as DeriveInput);
+    derive(&input).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Parse, check, expand.
+fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let mut errors = Errors::default();
+    let container = Container::from_ast(input, &mut errors);
+    if let Some(c) = &container {
+        check::check(c, &mut errors);
+    }
+    errors.finish()?;
+    match container {
+        Some(c) => Ok(expand::expand(&c)),
+        // from_ast records an error whenever it returns None.
+        None => Err(syn::Error::new(Span::call_site(), "ParquetType cannot be derived for this type")),
+    }
+}

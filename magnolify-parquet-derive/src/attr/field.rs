@@ -1,0 +1,193 @@
+//! Attributes on struct fields and enum variants.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::Attribute;
+
+use super::{for_each_key, set_once, unknown_key, value, Decimal, DecimalPhysical, ListLayout, Spanned, TimeUnit};
+use crate::errors::Errors;
+
+/// `#[parquet(...)]` on a struct field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `rename = "..."`: the column (or group) name.
+    pub rename: Option<Spanned<String>>,
+    /// `skip`: not in the schema; reads as `Default::default()`.
+    pub skip: Option<Spanned<()>>,
+    /// `default`: a file without the column reads `Default::default()`.
+    pub default: Option<Spanned<()>>,
+    /// `list = "..."`: the layout of lists in this field.
+    pub list: Option<Spanned<ListLayout>>,
+    /// `timestamp = "..."`: the unit of times in this field.
+    pub timestamp: Option<Spanned<TimeUnit>>,
+    /// `decimal(...)`: DECIMAL precision, scale and physical type.
+    pub decimal: Option<Spanned<Decimal>>,
+    /// `with = "module"`: conversion through the module's `Repr`.
+    pub with: Option<Spanned<syn::Path>>,
+    /// `field_id = N`: the Parquet field id.
+    pub field_id: Option<Spanned<i32>>,
+}
+
+const FIELD_KEYS: [&str; 8] = ["rename", "skip", "default", "list", "timestamp", "decimal", "with", "field_id"];
+const DECIMAL_KEYS: [&str; 3] = ["precision", "scale", "physical"];
+const VARIANT_KEYS: [&str; 1] = ["rename"];
+
+impl FieldAttrs {
+    pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
+        let mut out = FieldAttrs::default();
+        for_each_key(attrs, errors, |meta, key, errors| {
+            match key {
+                "rename" => {
+                    if let Some(s) = value::string(meta, "rename = \"name\"", errors)? {
+                        set_once(&mut out.rename, meta, s.value(), errors);
+                    }
+                }
+                "skip" => {
+                    if value::flag(meta, errors)? {
+                        set_once(&mut out.skip, meta, (), errors);
+                    }
+                }
+                "default" => {
+                    if value::flag(meta, errors)? {
+                        set_once(&mut out.default, meta, (), errors);
+                    }
+                }
+                "list" => {
+                    if let Some(layout) = value::choice(meta, &ListLayout::CHOICES, errors)? {
+                        set_once(&mut out.list, meta, layout, errors);
+                    }
+                }
+                "timestamp" => {
+                    if let Some(unit) = value::choice(meta, &TimeUnit::CHOICES, errors)? {
+                        set_once(&mut out.timestamp, meta, unit, errors);
+                    }
+                }
+                "decimal" => {
+                    if let Some(decimal) = parse_decimal(meta, errors)? {
+                        set_once(&mut out.decimal, meta, decimal, errors);
+                    }
+                }
+                "with" => {
+                    if let Some(s) = value::string(meta, "with = \"path::to::module\"", errors)? {
+                        match s.parse::<syn::Path>() {
+                            Ok(path) => set_once(&mut out.with, meta, path, errors),
+                            Err(_) => {
+                                errors.spanned(&s, "expected the path of a module: `with = \"path::to::module\"`")
+                            }
+                        }
+                    }
+                }
+                "field_id" => {
+                    let range = "an integer from 0 to 2147483647";
+                    if let Some((id, _)) = value::int::<i32>(meta, "field_id = 1", range, errors)? {
+                        set_once(&mut out.field_id, meta, id, errors);
+                    }
+                }
+                _ => unknown_key(meta, "field", &FIELD_KEYS, errors)?,
+            }
+            Ok(())
+        });
+        out
+    }
+
+    /// The keys set besides `skip`, with their spans.
+    pub fn present_besides_skip(&self) -> Vec<(&'static str, Span)> {
+        let mut out = Vec::new();
+        let mut add = |name, span: Option<Span>| {
+            if let Some(span) = span {
+                out.push((name, span));
+            }
+        };
+        add("rename", self.rename.as_ref().map(|s| s.span));
+        add("default", self.default.as_ref().map(|s| s.span));
+        add("list", self.list.as_ref().map(|s| s.span));
+        add("timestamp", self.timestamp.as_ref().map(|s| s.span));
+        add("decimal", self.decimal.as_ref().map(|s| s.span));
+        add("with", self.with.as_ref().map(|s| s.span));
+        add("field_id", self.field_id.as_ref().map(|s| s.span));
+        out
+    }
+}
+
+/// `decimal(precision = P, scale = S, physical = "...")`. A part with a bad
+/// value is reported once and voids the setting, so that the later checks
+/// (such as "needs a precision") do not repeat it.
+fn parse_decimal(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<Decimal>> {
+    const EXAMPLE: &str = "decimal(precision = 10, scale = 2)";
+    if !meta.input.peek(syn::token::Paren) {
+        value::skip(meta)?;
+        errors.spanned(&meta.path, format!("expected `{EXAMPLE}`"));
+        return Ok(None);
+    }
+    let mut decimal = Decimal { precision: None, scale: None, physical: None };
+    let mut valid = true;
+    meta.parse_nested_meta(|inner| {
+        match super::key_name(&inner).as_str() {
+            "precision" => {
+                let range = "an integer from 1 to 76";
+                match value::int::<u8>(&inner, "precision = 10", range, errors)? {
+                    Some((p, span)) => set_value_once(&mut decimal.precision, &inner, p, span, errors),
+                    None => valid = false,
+                }
+            }
+            "scale" => {
+                let range = "an integer from 0 to the precision";
+                match value::int::<u8>(&inner, "scale = 2", range, errors)? {
+                    Some((s, span)) => set_value_once(&mut decimal.scale, &inner, s, span, errors),
+                    None => valid = false,
+                }
+            }
+            "physical" => match value::choice(&inner, &DecimalPhysical::CHOICES, errors)? {
+                Some(p) => set_once(&mut decimal.physical, &inner, p, errors),
+                None => valid = false,
+            },
+            _ => {
+                unknown_key(&inner, "decimal", &DECIMAL_KEYS, errors)?;
+                valid = false;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(valid.then_some(decimal))
+}
+
+/// [`set_once`] for a part whose later errors point at its value (`span`)
+/// rather than its key.
+fn set_value_once<T>(
+    slot: &mut Option<Spanned<T>>,
+    meta: &ParseNestedMeta<'_>,
+    value: T,
+    span: Span,
+    errors: &mut Errors,
+) {
+    let fresh = slot.is_none();
+    set_once(slot, meta, value, errors);
+    if let (true, Some(s)) = (fresh, slot) {
+        s.span = span;
+    }
+}
+
+/// `#[parquet(...)]` on an enum variant.
+#[derive(Default)]
+pub struct VariantAttrs {
+    /// `rename = "..."`: the symbol written.
+    pub rename: Option<Spanned<String>>,
+}
+
+impl VariantAttrs {
+    pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
+        let mut out = VariantAttrs::default();
+        for_each_key(attrs, errors, |meta, key, errors| {
+            match key {
+                "rename" => {
+                    if let Some(s) = value::string(meta, "rename = \"SYMBOL\"", errors)? {
+                        set_once(&mut out.rename, meta, s.value(), errors);
+                    }
+                }
+                _ => unknown_key(meta, "variant", &VARIANT_KEYS, errors)?,
+            }
+            Ok(())
+        });
+        out
+    }
+}

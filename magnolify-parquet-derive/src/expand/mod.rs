@@ -1,0 +1,36 @@
+//! Code generation. Everything generated names the runtime by absolute path
+//! (`::magnolify_parquet::__private::…`), binds only `__`-prefixed locals,
+//! and sits in an anonymous `const _` block, so the caller's imports, type
+//! names and constants can neither break nor be touched by it.
+
+mod bounds;
+mod newtype;
+mod options;
+mod record;
+mod unit_enum;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{Body, Container};
+
+/// The path generated code reaches the runtime through.
+fn private() -> TokenStream {
+    quote!(::magnolify_parquet::__private)
+}
+
+/// The impls for `c`.
+pub fn expand(c: &Container<'_>) -> TokenStream {
+    let impls = match &c.body {
+        Body::Record(fields) => record::expand(c, fields),
+        Body::Newtype(ty) => newtype::expand(c, ty),
+        Body::UnitEnum(variants) => unit_enum::expand(c, variants),
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        const _: () = {
+            #impls
+        };
+    }
+}

@@ -1,0 +1,6 @@
+use magnolify_parquet::ParquetType;
+
+#[derive(ParquetType)]
+struct Marker;
+
+fn main() {}
