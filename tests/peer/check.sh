@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Writes files with the library's default settings and checks that pyarrow and
+# DuckDB read back exactly the values written.
+#
+#   bash tests/peer/check.sh
+#
+# Needs python3 (with venv) and PyPI. The venv lives at ${PEER_VENV:-.venv-peer}
+# under the repository root (a relative PEER_VENV is taken from the root too)
+# and is created and filled on first use. The versions are pinned to those that
+# produced tests/fixtures (tests/fixtures/README.md).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+
+venv="${PEER_VENV:-.venv-peer}"
+case "$venv" in
+  /*) ;;
+  *) venv="$root/$venv" ;;
+esac
+
+PYARROW_VERSION=26.0.1
+DUCKDB_VERSION=2.0.1
+
+if [ ! -x "$venv/bin/python" ]; then
+  echo "peer check: creating venv $venv"
+  python3 -m venv "$venv"
+fi
+# With the pins already satisfied pip does not touch the network.
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  "pyarrow==$PYARROW_VERSION" "duckdb==$DUCKDB_VERSION"
+
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+cargo run --quiet -p tests --example peer_write -- "$out"
+"$venv/bin/python" tests/peer/check_peers.py "$out"

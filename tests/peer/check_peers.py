@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Read the Parquet files that `cargo run -p tests --example peer_write -- OUTDIR`
+wrote with pyarrow and DuckDB, and compare every value with the JSON the
+example wrote beside each file (`X.parquet` -> `X.expected.json`, format of
+tests/fixtures/README.md).
+
+    python tests/peer/check_peers.py OUTDIR
+
+pyarrow is compared exactly: values are encoded by the same code that made the
+fixtures' expectations (tests/fixtures/peers/generate.py), and the comparison is
+type-strict (1 != 1.0 != true; -0.0 != 0.0). The one exception: pyarrow reads
+ENUM columns as binary, so their hex is decoded back to text. DuckDB returns some types in
+another form, which is normalised on both sides before comparing: UUIDs as
+hyphenated strings, and times/timestamps whose unit DuckDB widens (TIME(MILLIS)
+comes back as microseconds), so fractions are compared without trailing zeros.
+
+Prints the first differences of each failing (file, reader) pair and ends with
+`peer check: N passed, M failed`; exits 1 when anything failed.
+"""
+import json
+import math
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "fixtures", "peers"))
+
+import duckdb  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+from generate import table_rows  # noqa: E402  (the fixtures' JSON encoding)
+
+MAX_DIFFS = 15
+
+
+def same(a, b):
+    """Type-strict equality of two decoded JSON values."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, float) or isinstance(b, float):
+        if not (isinstance(a, float) and isinstance(b, float)):
+            return False
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def diffs(got, want, path, out):
+    """Appends a line per leaf difference under `path`."""
+    if isinstance(got, list) and isinstance(want, list):
+        if len(got) != len(want):
+            out.append(f"{path}: {len(got)} elements, expected {len(want)}: {short(got)} vs {short(want)}")
+            return
+        for i, (g, w) in enumerate(zip(got, want)):
+            diffs(g, w, f"{path}[{i}]", out)
+    elif isinstance(got, dict) and isinstance(want, dict):
+        for k in want.keys() - got.keys():
+            out.append(f"{path}.{k}: missing")
+        for k in got.keys() - want.keys():
+            out.append(f"{path}.{k}: not expected")
+        for k in want.keys() & got.keys():
+            diffs(got[k], want[k], f"{path}.{k}", out)
+    elif not same(got, want):
+        out.append(f"{path}: read {short(got)}, expected {short(want)}")
+
+
+def short(v):
+    s = json.dumps(v, ensure_ascii=False)
+    return s if len(s) <= 160 else s[:157] + "..."
+
+
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_TEMPORAL = re.compile(r"^([+-]?\d{4,}-\d\d-\d\dT)?\d\d:\d\d:\d\d(\.\d+)?Z?$")
+
+
+def duck_norm(v):
+    """The forms DuckDB changes without changing the value."""
+    if isinstance(v, str):
+        if _UUID.match(v):
+            return v.replace("-", "")
+        if _TEMPORAL.match(v) and "." in v:
+            z = "Z" if v.endswith("Z") else ""
+            return v.rstrip("Z").rstrip("0").rstrip(".") + z
+        return v
+    if isinstance(v, list):
+        return [duck_norm(x) for x in v]
+    if isinstance(v, dict):
+        return {k: duck_norm(x) for k, x in v.items()}
+    return v
+
+
+def enum_columns(path):
+    """Top-level columns annotated ENUM: pyarrow has no enum type and reads
+    them as binary, so their values come back as hex."""
+    schema = pq.ParquetFile(path).schema
+    return {schema.column(i).path for i in range(len(schema))
+            if schema.column(i).logical_type.type == "ENUM" and "." not in schema.column(i).path}
+
+
+def read_pyarrow(path):
+    rows = table_rows(pq.read_table(path))
+    for name in enum_columns(path):
+        for row in rows:
+            if row[name] is not None:
+                row[name] = bytes.fromhex(row[name]).decode("utf-8")
+    return rows
+
+
+def read_duckdb(path):
+    con = duckdb.connect()
+    try:
+        # One thread keeps the file's row order.
+        con.execute("SET threads = 1")
+        table = con.sql("SELECT * FROM read_parquet(?)", params=[path]).to_arrow_table()
+    finally:
+        con.close()
+    return table_rows(table)
+
+
+READERS = [
+    ("pyarrow", read_pyarrow, lambda rows: rows),
+    ("duckdb", read_duckdb, duck_norm),
+]
+
+
+def check(path, expected):
+    """(reader, list of differences or None when the reader failed to read) per reader."""
+    results = []
+    want = expected["rows"]
+    for name, read, norm in READERS:
+        try:
+            got = read(path)
+        except Exception as e:  # noqa: BLE001 - any reader failure is a failed check
+            results.append((name, [f"cannot read: {type(e).__name__}: {e}"]))
+            continue
+        out = []
+        if len(got) != len(want):
+            out.append(f"{len(got)} rows read, expected {len(want)}")
+        for i, (g, w) in enumerate(zip(got, want)):
+            diffs(norm(g), norm(w), f"row {i}", out)
+        results.append((name, out))
+    return results
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    outdir = argv[1]
+    files = sorted(f for f in os.listdir(outdir) if f.endswith(".parquet"))
+    if not files:
+        print(f"no .parquet files in {outdir}")
+        print("peer check: 0 passed, 1 failed")
+        return 1
+    passed = failed = 0
+    for f in files:
+        path = os.path.join(outdir, f)
+        exp_path = path[: -len(".parquet")] + ".expected.json"
+        if not os.path.exists(exp_path):
+            print(f"FAIL {f}: no {os.path.basename(exp_path)}")
+            failed += 1
+            continue
+        with open(exp_path, encoding="utf-8") as fh:
+            expected = json.load(fh)
+        for reader, out in check(path, expected):
+            if out:
+                failed += 1
+                print(f"FAIL {f} with {reader}: {len(out)} difference(s)")
+                for line in out[:MAX_DIFFS]:
+                    print("    " + line)
+            else:
+                passed += 1
+                print(f"ok   {f} with {reader}: {len(expected['rows'])} rows")
+    print(f"peer check: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,568 @@
+//! The JSON form of typed records, in the encoding of
+//! `tests/fixtures/*.expected.json` (see `tests/fixtures/README.md`), and an
+//! exact comparison with such JSON.
+//!
+//! The fixture tests read a file into a Rust struct, turn every record into
+//! JSON with [`ToJson`] and compare it with the expected row; the peer example
+//! writes the JSON of the records it writes, for the Python checks to compare
+//! with what pyarrow and DuckDB read.
+//!
+//! The test targets and examples include this file with
+//! `#[path = "../src/json.rs"] mod json;`: it needs `serde_json`, `chrono`,
+//! `uuid`, `rust_decimal`, `half` and `apache-avro` (for `BigDecimal`), which are
+//! dev-dependencies of the `tests` package, not dependencies of its library.
+#![allow(dead_code)] // each includer uses a different part
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Number, Value};
+
+/// What the Rust type alone does not say about a value's JSON form: the
+/// fraction digits of a time or timestamp (its unit in the file) and whether
+/// an instant gets its `Z` suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fmt {
+    /// Fraction digits of times and timestamps: 3, 6 or 9.
+    pub digits: u8,
+    /// `Some(true)`/`Some(false)` forces the `Z` suffix on or off; `None`
+    /// gives it to `DateTime<Utc>` and not to `NaiveDateTime`.
+    pub zulu: Option<bool>,
+}
+
+impl Fmt {
+    /// Micros, `Z` by type.
+    pub const DEFAULT: Fmt = Fmt { digits: 6, zulu: None };
+    /// MILLIS columns.
+    pub const MILLIS: Fmt = Fmt { digits: 3, zulu: None };
+    /// MICROS columns.
+    pub const MICROS: Fmt = Fmt::DEFAULT;
+    /// NANOS columns.
+    pub const NANOS: Fmt = Fmt { digits: 9, zulu: None };
+    /// INT96 columns: nanoseconds, never a `Z`.
+    pub const INT96: Fmt = Fmt { digits: 9, zulu: Some(false) };
+}
+
+/// A value with a JSON form in the fixtures' encoding.
+///
+/// Maps become `{"$map": [[k, v], ...]}` (pairs in iteration order), so that
+/// [`diff`] can compare them without regard to order (a `HashMap` has none)
+/// and [`plain`] can turn them into the fixtures' array of pairs.
+pub trait ToJson {
+    /// The JSON of the value.
+    fn to_json(&self, f: Fmt) -> Value;
+}
+
+/// Types whose `Vec` is a JSON array: every [`ToJson`] type but `u8`, since
+/// `Vec<u8>` is a byte string (hex), as in the library.
+pub trait JsonElem: ToJson {}
+
+/// The JSON object of a struct, fields in the order given.
+pub fn object(fields: Vec<(&str, Value)>) -> Value {
+    Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
+/// Implements [`ToJson`] for a struct: `to_json_struct!(T { "column" => field, "ts" => ts @ Fmt::MILLIS })`.
+#[macro_export]
+macro_rules! to_json_struct {
+    ($t:ty { $($name:expr => $field:ident $(@ $fmt:expr)?),* $(,)? }) => {
+        impl $crate::json::ToJson for $t {
+            fn to_json(&self, _f: $crate::json::Fmt) -> ::serde_json::Value {
+                $crate::json::object(vec![
+                    $(($name, $crate::json::ToJson::to_json(&self.$field, $crate::to_json_struct!(@fmt $($fmt)?))),)*
+                ])
+            }
+        }
+        impl $crate::json::JsonElem for $t {}
+    };
+    (@fmt) => { $crate::json::Fmt::DEFAULT };
+    (@fmt $fmt:expr) => { $fmt };
+}
+
+macro_rules! ints {
+    ($($t:ty),*) => {$(
+        impl ToJson for $t {
+            fn to_json(&self, _f: Fmt) -> Value {
+                Value::from(*self)
+            }
+        }
+    )*};
+}
+ints!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+macro_rules! elems {
+    ($($t:ty),*) => {$( impl JsonElem for $t {} )*};
+}
+elems!(bool, i8, i16, i32, i64, u16, u32, u64, f32, f64, String, Box<str>, Vec<u8>, bytes::Bytes, Box<[u8]>);
+
+impl ToJson for bool {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+/// A double as the fixtures write it: NaN and infinities as strings.
+pub fn float(x: f64) -> Value {
+    if x.is_nan() {
+        Value::from("NaN")
+    } else if x.is_infinite() {
+        Value::from(if x > 0.0 { "Infinity" } else { "-Infinity" })
+    } else {
+        Number::from_f64(x).map_or(Value::Null, Value::Number)
+    }
+}
+
+impl ToJson for f32 {
+    fn to_json(&self, _f: Fmt) -> Value {
+        // Widening is exact, and the fixtures hold the widened double.
+        float(f64::from(*self))
+    }
+}
+
+impl ToJson for f64 {
+    fn to_json(&self, _f: Fmt) -> Value {
+        float(*self)
+    }
+}
+
+impl ToJson for half::f16 {
+    fn to_json(&self, _f: Fmt) -> Value {
+        float(self.to_f64())
+    }
+}
+impl JsonElem for half::f16 {}
+
+impl ToJson for String {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(self.as_str())
+    }
+}
+
+impl ToJson for Box<str> {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(&**self)
+    }
+}
+
+/// Lowercase hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+impl ToJson for Vec<u8> {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(hex(self))
+    }
+}
+
+impl ToJson for bytes::Bytes {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(hex(self))
+    }
+}
+
+impl ToJson for Box<[u8]> {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(hex(self))
+    }
+}
+
+impl<const N: usize> ToJson for [u8; N] {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(hex(self))
+    }
+}
+impl<const N: usize> JsonElem for [u8; N] {}
+
+impl<T: ToJson> ToJson for Option<T> {
+    fn to_json(&self, f: Fmt) -> Value {
+        self.as_ref().map_or(Value::Null, |v| v.to_json(f))
+    }
+}
+impl<T: ToJson> JsonElem for Option<T> {}
+
+impl<T: ToJson> ToJson for Box<T> {
+    fn to_json(&self, f: Fmt) -> Value {
+        (**self).to_json(f)
+    }
+}
+impl<T: ToJson> JsonElem for Box<T> {}
+
+impl<T: JsonElem> ToJson for Vec<T> {
+    fn to_json(&self, f: Fmt) -> Value {
+        Value::Array(self.iter().map(|v| v.to_json(f)).collect())
+    }
+}
+impl<T: JsonElem> JsonElem for Vec<T> {}
+
+/// The JSON of a map's entries, marked for [`diff`] and [`plain`].
+pub fn map<'a, K: ToJson + 'a, V: ToJson + 'a>(entries: impl Iterator<Item = (&'a K, &'a V)>, f: Fmt) -> Value {
+    let pairs = entries.map(|(k, v)| Value::Array(vec![k.to_json(f), v.to_json(f)])).collect();
+    object(vec![(MAP_MARK, Value::Array(pairs))])
+}
+
+/// The key under which [`ToJson`] marks a map.
+pub const MAP_MARK: &str = "$map";
+
+impl<K: ToJson, V: ToJson, S> ToJson for HashMap<K, V, S> {
+    fn to_json(&self, f: Fmt) -> Value {
+        map(self.iter(), f)
+    }
+}
+impl<K: ToJson, V: ToJson, S> JsonElem for HashMap<K, V, S> {}
+
+impl<K: ToJson, V: ToJson> ToJson for BTreeMap<K, V> {
+    fn to_json(&self, f: Fmt) -> Value {
+        map(self.iter(), f)
+    }
+}
+impl<K: ToJson, V: ToJson> JsonElem for BTreeMap<K, V> {}
+
+// ---------------------------------------------------------------------------
+// Logical types
+// ---------------------------------------------------------------------------
+
+/// A year as the fixtures write it: 4 digits, or a sign and at least 4
+/// digits outside 0000..=9999.
+fn year(y: i32) -> String {
+    if (0..=9999).contains(&y) {
+        format!("{y:04}")
+    } else {
+        format!("{y:+05}")
+    }
+}
+
+fn date_text(d: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    format!("{}-{:02}-{:02}", year(d.year()), d.month(), d.day())
+}
+
+fn time_text(t: chrono::NaiveTime, digits: u8) -> String {
+    use chrono::Timelike;
+    let mut s = format!("{:02}:{:02}:{:02}", t.hour(), t.minute(), t.second());
+    if digits > 0 {
+        let frac = t.nanosecond() / 10u32.pow(9 - u32::from(digits.min(9)));
+        let _ = write!(s, ".{frac:0width$}", width = usize::from(digits));
+    }
+    s
+}
+
+fn datetime_text(dt: chrono::NaiveDateTime, f: Fmt, zulu: bool) -> String {
+    let mut s = format!("{}T{}", date_text(dt.date()), time_text(dt.time(), f.digits));
+    if f.zulu.unwrap_or(zulu) {
+        s.push('Z');
+    }
+    s
+}
+
+impl ToJson for chrono::NaiveDate {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(date_text(*self))
+    }
+}
+impl JsonElem for chrono::NaiveDate {}
+
+impl ToJson for chrono::NaiveTime {
+    fn to_json(&self, f: Fmt) -> Value {
+        Value::from(time_text(*self, f.digits))
+    }
+}
+impl JsonElem for chrono::NaiveTime {}
+
+impl ToJson for chrono::NaiveDateTime {
+    fn to_json(&self, f: Fmt) -> Value {
+        Value::from(datetime_text(*self, f, false))
+    }
+}
+impl JsonElem for chrono::NaiveDateTime {}
+
+impl ToJson for chrono::DateTime<chrono::Utc> {
+    fn to_json(&self, f: Fmt) -> Value {
+        Value::from(datetime_text(self.naive_utc(), f, true))
+    }
+}
+impl JsonElem for chrono::DateTime<chrono::Utc> {}
+
+impl ToJson for uuid::Uuid {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(hex(self.as_bytes()))
+    }
+}
+impl JsonElem for uuid::Uuid {}
+
+impl ToJson for rust_decimal::Decimal {
+    fn to_json(&self, _f: Fmt) -> Value {
+        // Display keeps the scale's trailing zeros and never uses an exponent.
+        Value::from(self.to_string())
+    }
+}
+impl JsonElem for rust_decimal::Decimal {}
+
+/// Plain notation of `digits × 10^-scale` with exactly `scale` fraction
+/// digits (no fraction and trailing zeros for a negative scale).
+pub fn decimal_text(digits: &str, scale: i64) -> String {
+    let (sign, abs) = digits.strip_prefix('-').map_or(("", digits), |d| ("-", d));
+    if scale <= 0 {
+        let zeros = "0".repeat(usize::try_from(-scale).unwrap_or(0));
+        return if abs == "0" { "0".to_owned() } else { format!("{sign}{abs}{zeros}") };
+    }
+    let scale = usize::try_from(scale).unwrap_or(0);
+    let padded = format!("{abs:0>width$}", width = scale + 1);
+    let (int, frac) = padded.split_at(padded.len() - scale);
+    format!("{sign}{int}.{frac}")
+}
+
+impl ToJson for apache_avro::BigDecimal {
+    fn to_json(&self, _f: Fmt) -> Value {
+        let (digits, scale) = self.as_bigint_and_exponent();
+        Value::from(decimal_text(&digits.to_string(), scale))
+    }
+}
+impl JsonElem for apache_avro::BigDecimal {}
+
+// ---------------------------------------------------------------------------
+// Comparison
+// ---------------------------------------------------------------------------
+
+/// JSON text used to order map entries by key.
+fn sort_key(pair: &Value) -> String {
+    match pair {
+        Value::Array(kv) if !kv.is_empty() => kv[0].to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Compares `actual` (from [`ToJson`]) with `expected` (from a fixture) and
+/// appends one line per difference to `out`, prefixed by the JSON path.
+///
+/// Exact: integers by value (i64/u64, never through f64), doubles bit for bit
+/// (so `-0.0` differs from `0.0`; NaN is the string `"NaN"`), strings and
+/// objects' key sets exactly. A map of `actual` is compared with an array of
+/// pairs in `expected` regardless of order.
+pub fn diff(actual: &Value, expected: &Value, path: &str, out: &mut Vec<String>) {
+    match (actual, expected) {
+        (Value::Object(a), Value::Array(e)) if a.len() == 1 && a.contains_key(MAP_MARK) => {
+            let Some(Value::Array(pairs)) = a.get(MAP_MARK) else { return out.push(format!("{path}: bad map marker")) };
+            let mut pairs: Vec<&Value> = pairs.iter().collect();
+            let mut e: Vec<&Value> = e.iter().collect();
+            pairs.sort_by_key(|p| sort_key(p));
+            e.sort_by_key(|p| sort_key(p));
+            if pairs.len() != e.len() {
+                out.push(format!(
+                    "{path}: map of {} entries, expected {}: {actual} vs {expected}",
+                    pairs.len(),
+                    e.len()
+                ));
+                return;
+            }
+            for (i, (p, q)) in pairs.iter().zip(&e).enumerate() {
+                diff(p, q, &format!("{path}{{{i}}}"), out);
+            }
+        }
+        (Value::Number(a), Value::String(e)) if e.starts_with(FLOAT_MARK) => {
+            let text = &e[FLOAT_MARK.len()..];
+            let same =
+                a.is_f64() && a.as_f64().zip(text.parse::<f64>().ok()).is_some_and(|(x, y)| x.to_bits() == y.to_bits());
+            if !same {
+                out.push(format!("{path}: {a} expected {text}"));
+            }
+        }
+        (Value::Number(a), Value::Number(e)) => {
+            let same = match (a.as_f64(), a.is_f64(), e.is_f64()) {
+                (Some(x), true, true) => e.as_f64().is_some_and(|y| x.to_bits() == y.to_bits()),
+                (_, false, false) => int(a) == int(e),
+                _ => false,
+            };
+            if !same {
+                out.push(format!("{path}: {a} expected {e}"));
+            }
+        }
+        (Value::Array(a), Value::Array(e)) => {
+            if a.len() != e.len() {
+                out.push(format!("{path}: {} elements, expected {}: {actual} vs {expected}", a.len(), e.len()));
+                return;
+            }
+            for (i, (x, y)) in a.iter().zip(e).enumerate() {
+                diff(x, y, &format!("{path}[{i}]"), out);
+            }
+        }
+        (Value::Object(a), Value::Object(e)) => {
+            for k in e.keys().filter(|k| !a.contains_key(*k)) {
+                out.push(format!("{path}.{k}: missing (expected {})", e[k]));
+            }
+            for (k, x) in a {
+                match e.get(k) {
+                    Some(y) => diff(x, y, &format!("{path}.{k}"), out),
+                    None => out.push(format!("{path}.{k}: not in the expected row")),
+                }
+            }
+        }
+        (a, e) if a == e => {}
+        (a, e) => out.push(format!("{path}: {a} expected {e}")),
+    }
+}
+
+fn int(n: &Number) -> Option<i128> {
+    n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
+}
+
+/// What [`parse_exact`] puts before the text of a non-integer number.
+pub const FLOAT_MARK: &str = "\u{1}float:";
+
+/// Parses JSON text, keeping every non-integer number as its text: a string
+/// starting with [`FLOAT_MARK`], which [`diff`] parses with `str::parse`.
+///
+/// serde_json's default float parsing is not correctly rounded (it can be
+/// one unit in the last place off), which an exact comparison cannot accept.
+pub fn parse_exact(text: &str) -> serde_json::Result<Value> {
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    let mut chars = text.char_indices().peekable();
+    let (mut in_string, mut escaped) = (false, false);
+    while let Some((i, c)) = chars.next() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        if c == '-' || c.is_ascii_digit() {
+            let mut end = i + 1;
+            while let Some(&(j, d)) = chars.peek() {
+                if !(d.is_ascii_digit() || matches!(d, '.' | 'e' | 'E' | '+' | '-')) {
+                    break;
+                }
+                end = j + 1;
+                chars.next();
+            }
+            let token = &text[i..end];
+            if token.contains(['.', 'e', 'E']) {
+                out.push_str("\"\\u0001float:");
+                out.push_str(token);
+                out.push('"');
+            } else {
+                out.push_str(token);
+            }
+            continue;
+        }
+        in_string = c == '"';
+        out.push(c);
+    }
+    serde_json::from_str(&out)
+}
+
+/// Turns map markers into the fixtures' arrays of `[key, value]` pairs.
+pub fn plain(v: Value) -> Value {
+    match v {
+        Value::Object(mut o) if o.len() == 1 && o.contains_key(MAP_MARK) => {
+            o.remove(MAP_MARK).map_or(Value::Null, plain)
+        }
+        Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, plain(v))).collect()),
+        Value::Array(a) => Value::Array(a.into_iter().map(plain).collect()),
+        other => other,
+    }
+}
+
+/// Compares records with the expected rows; the error lists the first
+/// differences and how many there are.
+pub fn check_rows<T: ToJson>(actual: &[T], expected: &[Value]) -> Result<(), String> {
+    let mut out = Vec::new();
+    if actual.len() != expected.len() {
+        out.push(format!("{} rows read, expected {}", actual.len(), expected.len()));
+    }
+    for (i, (a, e)) in actual.iter().zip(expected).enumerate() {
+        diff(&a.to_json(Fmt::DEFAULT), e, &format!("row {i}"), &mut out);
+    }
+    if out.is_empty() {
+        return Ok(());
+    }
+    let total = out.len();
+    out.truncate(20);
+    Err(format!("{total} difference(s):\n  {}", out.join("\n  ")))
+}
+
+// ---------------------------------------------------------------------------
+// Fixture files
+// ---------------------------------------------------------------------------
+
+/// The `tests/fixtures` folder of this package.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// A fixture's Parquet file and its parsed expectation; `name` is the path
+/// under `tests/fixtures` without `.parquet`.
+pub fn fixture(name: &str) -> (PathBuf, Value) {
+    let dir = fixtures_dir();
+    let file = dir.join(format!("{name}.parquet"));
+    let json = dir.join(format!("{name}.expected.json"));
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
+    let doc = parse_exact(&text).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
+    (file, doc)
+}
+
+/// The `rows` of an expectation.
+pub fn rows(doc: &Value) -> &[Value] {
+    doc.get("rows").and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_text_pads_to_the_scale() {
+        assert_eq!(decimal_text("-999999999", 2), "-9999999.99");
+        assert_eq!(decimal_text("0", 4), "0.0000");
+        assert_eq!(decimal_text("5", 3), "0.005");
+        assert_eq!(decimal_text("-5", 3), "-0.005");
+        assert_eq!(decimal_text("12", -2), "1200");
+    }
+
+    #[test]
+    fn diff_is_exact_on_numbers_and_orderless_on_maps() {
+        let mut out = Vec::new();
+        diff(&float(-0.0), &serde_json::json!(0.0), "x", &mut out);
+        diff(&Value::from(1u64), &serde_json::json!(1.0), "y", &mut out);
+        assert_eq!(out.len(), 2, "{out:?}");
+        out.clear();
+        let m: HashMap<i32, String> = [(1, "a".to_owned()), (2, "b".to_owned())].into();
+        diff(&m.to_json(Fmt::DEFAULT), &serde_json::json!([[2, "b"], [1, "a"]]), "m", &mut out);
+        diff(&float(f64::NAN), &serde_json::json!("NaN"), "n", &mut out);
+        diff(&Value::from(u64::MAX), &serde_json::json!(18446744073709551615u64), "u", &mut out);
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn floats_are_parsed_exactly() {
+        let v = parse_exact(r#"{"a": [0.40015721321105957, -1e-7, 3], "s": "x\"1.5"}"#).expect("json");
+        let mut out = Vec::new();
+        diff(&float(0.40015721321105957), &v["a"][0], "a0", &mut out);
+        diff(&float(-1e-7), &v["a"][1], "a1", &mut out);
+        diff(&Value::from(3), &v["a"][2], "a2", &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        assert_eq!(v["s"], Value::from("x\"1.5"));
+        diff(&float(0.4001572132110596), &v["a"][0], "off by one ulp", &mut out);
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn timestamps_follow_the_unit_and_the_zone() {
+        let d = chrono::NaiveDate::from_ymd_opt(2024, 1, 2).and_then(|d| d.and_hms_nano_opt(3, 4, 5, 123_456_789));
+        let d = d.expect("valid date");
+        assert_eq!(d.to_json(Fmt::MILLIS), Value::from("2024-01-02T03:04:05.123"));
+        assert_eq!(d.and_utc().to_json(Fmt::NANOS), Value::from("2024-01-02T03:04:05.123456789Z"));
+        assert_eq!(d.and_utc().to_json(Fmt::INT96), Value::from("2024-01-02T03:04:05.123456789"));
+        let far = chrono::NaiveDate::from_ymd_opt(-5, 1, 1).expect("valid date");
+        assert_eq!(far.to_json(Fmt::DEFAULT), Value::from("-0005-01-01"));
+    }
+}

@@ -1,0 +1,954 @@
+//! Reads every file of `tests/fixtures` (apache/parquet-testing, and files
+//! written by pyarrow and DuckDB) into hand-written structs and compares every
+//! row with the file's `*.expected.json`, exactly: integers by value, floats
+//! bit for bit, decimals with their scale, timestamps to the file's unit.
+//!
+//! Damaged files (`bad_data/`) and files no Rust type can express must give a
+//! clear error naming the column, and never a panic.
+#![forbid(unsafe_code)]
+
+#[path = "../src/json.rs"]
+#[macro_use]
+mod json;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+
+use apache_avro::BigDecimal;
+use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use json::{check_rows, fixture, rows, Fmt, ToJson};
+use magnolify_parquet::{Error, ParquetReader, ParquetRecord, ParquetType};
+use rust_decimal::Decimal;
+use serde_json::Value;
+use uuid::Uuid;
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+fn open<T: ParquetRecord>(name: &str) -> Result<ParquetReader<T, File>, Error> {
+    let (path, _) = fixture(name);
+    let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    ParquetReader::<T, _>::new(file)
+}
+
+/// Reads fixture `name` into `T` and compares every row with its expectation.
+fn check<T: ParquetRecord + ToJson>(name: &str) -> Vec<T> {
+    let (_, doc) = fixture(name);
+    let reader =
+        open::<T>(name).unwrap_or_else(|e| panic!("{name}: cannot open as {}: {e}", std::any::type_name::<T>()));
+    let got: Vec<T> = reader.collect::<Result<_, _>>().unwrap_or_else(|e| panic!("{name}: read error: {e}"));
+    if let Err(diff) = check_rows(&got, rows(&doc)) {
+        panic!("{name}: {diff}");
+    }
+    got
+}
+
+/// Reads fixture `name` until the first error: the records and the error.
+/// One record per batch, so that the records before a failing one come out
+/// (the reader drops a whole batch when one of its records fails).
+fn read_until_error<T: ParquetRecord>(name: &str) -> (Vec<T>, Option<Error>) {
+    let reader = match open::<T>(name) {
+        Ok(r) => r.with_batch_size(1),
+        Err(e) => return (Vec::new(), Some(e)),
+    };
+    let mut got = Vec::new();
+    for r in reader {
+        match r {
+            Ok(v) => got.push(v),
+            Err(e) => return (got, Some(e)),
+        }
+    }
+    (got, None)
+}
+
+/// Fixture `name` must fail (at open or while reading) without a panic.
+fn expect_error<T: ParquetRecord>(name: &str) -> Error {
+    match open::<T>(name).and_then(|r| r.collect::<Result<Vec<T>, _>>()) {
+        Err(e) => e,
+        Ok(rows) => panic!("{name}: read {} rows as {} without an error", rows.len(), std::any::type_name::<T>()),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Flat files: alltypes, decimals, encodings
+// ---------------------------------------------------------------------------
+
+#[derive(ParquetType, Debug)]
+struct AllTypes {
+    id: Option<i32>,
+    bool_col: Option<bool>,
+    tinyint_col: Option<i32>,
+    smallint_col: Option<i32>,
+    int_col: Option<i32>,
+    bigint_col: Option<i64>,
+    float_col: Option<f32>,
+    double_col: Option<f64>,
+    // Impala wrote the strings without a UTF8 annotation: bytes.
+    date_string_col: Option<Vec<u8>>,
+    string_col: Option<Vec<u8>>,
+    timestamp_col: Option<NaiveDateTime>,
+}
+to_json_struct!(AllTypes {
+    "id" => id, "bool_col" => bool_col, "tinyint_col" => tinyint_col, "smallint_col" => smallint_col,
+    "int_col" => int_col, "bigint_col" => bigint_col, "float_col" => float_col, "double_col" => double_col,
+    "date_string_col" => date_string_col, "string_col" => string_col, "timestamp_col" => timestamp_col @ Fmt::INT96,
+});
+
+#[test]
+fn alltypes_plain() {
+    let rows = check::<AllTypes>("parquet-testing/alltypes_plain");
+    assert_eq!(rows.len(), 8);
+}
+
+#[test]
+fn alltypes_plain_snappy() {
+    check::<AllTypes>("parquet-testing/alltypes_plain.snappy");
+}
+
+#[test]
+fn alltypes_dictionary() {
+    check::<AllTypes>("parquet-testing/alltypes_dictionary");
+}
+
+#[derive(ParquetType, Debug)]
+struct AllTypesAsText {
+    date_string_col: Option<String>,
+    timestamp_col: Option<DateTime<Utc>>,
+}
+
+#[test]
+fn alltypes_unannotated_bytes_read_as_strings_and_int96_as_instants() {
+    let rows: Vec<AllTypesAsText> =
+        open("parquet-testing/alltypes_plain").and_then(|r| r.collect()).expect("read as text and instants");
+    assert_eq!(rows[0].date_string_col.as_deref(), Some("03/01/09"));
+    let ts = rows[0].timestamp_col.expect("timestamp");
+    assert_eq!(ts.to_json(Fmt::NANOS), Value::from("2009-03-01T00:00:00.000000000Z"));
+}
+
+#[derive(ParquetType, Debug)]
+struct DecimalValue {
+    value: Option<Decimal>,
+}
+to_json_struct!(DecimalValue { "value" => value });
+
+#[derive(ParquetType, Debug)]
+struct BigDecimalValue {
+    value: Option<BigDecimal>,
+}
+to_json_struct!(BigDecimalValue { "value" => value });
+
+#[test]
+fn int32_decimal() {
+    check::<DecimalValue>("parquet-testing/int32_decimal");
+    check::<BigDecimalValue>("parquet-testing/int32_decimal");
+}
+
+#[test]
+fn int64_decimal() {
+    check::<DecimalValue>("parquet-testing/int64_decimal");
+    check::<BigDecimalValue>("parquet-testing/int64_decimal");
+}
+
+#[test]
+fn fixed_length_decimal() {
+    check::<DecimalValue>("parquet-testing/fixed_length_decimal");
+    check::<BigDecimalValue>("parquet-testing/fixed_length_decimal");
+}
+
+#[test]
+fn fixed_length_decimal_legacy() {
+    check::<DecimalValue>("parquet-testing/fixed_length_decimal_legacy");
+    check::<BigDecimalValue>("parquet-testing/fixed_length_decimal_legacy");
+}
+
+#[test]
+fn byte_array_decimal() {
+    check::<DecimalValue>("parquet-testing/byte_array_decimal");
+    check::<BigDecimalValue>("parquet-testing/byte_array_decimal");
+}
+
+#[derive(ParquetType, Debug)]
+struct DecimalAsInt {
+    value: Option<i32>,
+}
+
+#[test]
+fn decimal_into_an_integer_is_refused() {
+    let e = expect_error::<DecimalAsInt>("parquet-testing/int32_decimal");
+    assert!(matches!(e, Error::Resolve { .. }), "{e:?}");
+    assert_eq!(e.path(), Some("value"), "{e}");
+}
+
+#[derive(ParquetType, Debug)]
+struct Int96 {
+    a: Option<DateTime<Utc>>,
+}
+to_json_struct!(Int96 { "a" => a @ Fmt::INT96 });
+
+#[test]
+fn int96_from_spark() {
+    // Row 5 is in the year 290000, past chrono's ±262 143 years: rows 0..5
+    // read with Spark's values, then a clear error names the column and row.
+    let name = "parquet-testing/int96_from_spark";
+    let (_, doc) = fixture(name);
+    let (got, err) = read_until_error::<Int96>(name);
+    check_rows(&got, &rows(&doc)[..5]).unwrap_or_else(|d| panic!("{name}: {d}"));
+    match err {
+        Some(e @ Error::Value { row: Some(5), .. }) => assert_eq!(e.path(), Some("a"), "{e}"),
+        other => panic!("{name}: expected a value error at row 5, got {other:?}"),
+    }
+}
+
+#[derive(ParquetType, Debug)]
+struct DataPageV2 {
+    a: Option<String>,
+    b: i32,
+    c: f64,
+    d: bool,
+    e: Option<Vec<i32>>,
+}
+to_json_struct!(DataPageV2 { "a" => a, "b" => b, "c" => c, "d" => d, "e" => e });
+
+#[test]
+fn datapage_v2_snappy() {
+    check::<DataPageV2>("parquet-testing/datapage_v2.snappy");
+}
+
+/// `delta_binary_packed`: 65 INT64 columns `bitwidth0..=64` and `int_value`.
+macro_rules! delta_binary_packed {
+    ($($f:ident),*) => {
+        #[derive(ParquetType, Debug)]
+        struct DeltaBinaryPacked {
+            $($f: Option<i64>,)*
+            int_value: Option<i32>,
+        }
+        to_json_struct!(DeltaBinaryPacked { $(stringify!($f) => $f,)* "int_value" => int_value });
+    };
+}
+delta_binary_packed!(
+    bitwidth0, bitwidth1, bitwidth2, bitwidth3, bitwidth4, bitwidth5, bitwidth6, bitwidth7, bitwidth8, bitwidth9,
+    bitwidth10, bitwidth11, bitwidth12, bitwidth13, bitwidth14, bitwidth15, bitwidth16, bitwidth17, bitwidth18,
+    bitwidth19, bitwidth20, bitwidth21, bitwidth22, bitwidth23, bitwidth24, bitwidth25, bitwidth26, bitwidth27,
+    bitwidth28, bitwidth29, bitwidth30, bitwidth31, bitwidth32, bitwidth33, bitwidth34, bitwidth35, bitwidth36,
+    bitwidth37, bitwidth38, bitwidth39, bitwidth40, bitwidth41, bitwidth42, bitwidth43, bitwidth44, bitwidth45,
+    bitwidth46, bitwidth47, bitwidth48, bitwidth49, bitwidth50, bitwidth51, bitwidth52, bitwidth53, bitwidth54,
+    bitwidth55, bitwidth56, bitwidth57, bitwidth58, bitwidth59, bitwidth60, bitwidth61, bitwidth62, bitwidth63,
+    bitwidth64
+);
+
+#[test]
+fn delta_binary_packed() {
+    check::<DeltaBinaryPacked>("parquet-testing/delta_binary_packed");
+}
+
+#[derive(ParquetType, Debug)]
+struct DeltaByteArray {
+    c_customer_id: Option<String>,
+    c_salutation: Option<String>,
+    c_first_name: Option<String>,
+    c_last_name: Option<String>,
+    c_preferred_cust_flag: Option<String>,
+    c_birth_country: Option<String>,
+    c_login: Option<String>,
+    c_email_address: Option<String>,
+    c_last_review_date: Option<String>,
+}
+to_json_struct!(DeltaByteArray {
+    "c_customer_id" => c_customer_id, "c_salutation" => c_salutation, "c_first_name" => c_first_name,
+    "c_last_name" => c_last_name, "c_preferred_cust_flag" => c_preferred_cust_flag,
+    "c_birth_country" => c_birth_country, "c_login" => c_login, "c_email_address" => c_email_address,
+    "c_last_review_date" => c_last_review_date,
+});
+
+#[test]
+fn delta_byte_array() {
+    check::<DeltaByteArray>("parquet-testing/delta_byte_array");
+}
+
+#[derive(ParquetType, Debug)]
+struct ByteStreamSplit {
+    f32: Option<f32>,
+    f64: Option<f64>,
+}
+to_json_struct!(ByteStreamSplit { "f32" => f32, "f64" => f64 });
+
+#[test]
+fn byte_stream_split_zstd() {
+    check::<ByteStreamSplit>("parquet-testing/byte_stream_split.zstd");
+}
+
+// ---------------------------------------------------------------------------
+// Nesting: lists, maps, structs in every writer's layout
+// ---------------------------------------------------------------------------
+
+/// A nullable list of nullable elements (Spark's and Impala's default).
+type OptList<T> = Option<Vec<Option<T>>>;
+
+#[derive(ParquetType, Debug)]
+struct NestedLists {
+    a: OptList<OptList<OptList<String>>>,
+    b: i32,
+}
+to_json_struct!(NestedLists { "a" => a, "b" => b });
+
+#[test]
+fn nested_lists_snappy() {
+    check::<NestedLists>("parquet-testing/nested_lists.snappy");
+}
+
+#[derive(ParquetType, Debug)]
+struct NestedMaps {
+    a: Option<BTreeMap<String, Option<HashMap<i32, bool>>>>,
+    b: i32,
+    c: f64,
+}
+to_json_struct!(NestedMaps { "a" => a, "b" => b, "c" => c });
+
+#[test]
+fn nested_maps_snappy() {
+    check::<NestedMaps>("parquet-testing/nested_maps.snappy");
+}
+
+#[derive(ParquetType, Debug)]
+struct ListColumns {
+    int64_list: Option<Vec<Option<i64>>>,
+    utf8_list: Option<Vec<Option<String>>>,
+}
+to_json_struct!(ListColumns { "int64_list" => int64_list, "utf8_list" => utf8_list });
+
+#[test]
+fn list_columns() {
+    check::<ListColumns>("parquet-testing/list_columns");
+}
+
+#[derive(ParquetType, Debug)]
+struct OldListStructure {
+    a: Vec<Vec<i32>>,
+}
+to_json_struct!(OldListStructure { "a" => a });
+
+#[test]
+fn old_list_structure() {
+    check::<OldListStructure>("parquet-testing/old_list_structure");
+}
+
+#[derive(ParquetType, Debug)]
+struct Phone {
+    number: i64,
+    kind: Option<String>,
+}
+to_json_struct!(Phone { "number" => number, "kind" => kind });
+
+#[derive(ParquetType, Debug)]
+struct PhoneNumbers {
+    phone: Vec<Phone>,
+}
+to_json_struct!(PhoneNumbers { "phone" => phone });
+
+#[derive(ParquetType, Debug)]
+struct RepeatedNoAnnotation {
+    id: i32,
+    #[parquet(rename = "phoneNumbers")]
+    phone_numbers: Option<PhoneNumbers>,
+}
+to_json_struct!(RepeatedNoAnnotation { "id" => id, "phoneNumbers" => phone_numbers });
+
+#[test]
+fn repeated_no_annotation() {
+    // The footer says 0 rows; the row group holds 6.
+    let rows = check::<RepeatedNoAnnotation>("parquet-testing/repeated_no_annotation");
+    assert_eq!(rows.len(), 6);
+}
+
+#[derive(ParquetType, Debug)]
+struct GroupOfLists {
+    #[parquet(rename = "Int32_list_in_group")]
+    int32_list_in_group: Vec<i32>,
+    #[parquet(rename = "String_list_in_group")]
+    string_list_in_group: Vec<String>,
+}
+to_json_struct!(GroupOfLists {
+    "Int32_list_in_group" => int32_list_in_group,
+    "String_list_in_group" => string_list_in_group,
+});
+
+#[derive(ParquetType, Debug)]
+struct RepeatedPrimitiveNoList {
+    #[parquet(rename = "Int32_list")]
+    int32_list: Vec<i32>,
+    #[parquet(rename = "String_list")]
+    string_list: Vec<String>,
+    group_of_lists: GroupOfLists,
+}
+to_json_struct!(RepeatedPrimitiveNoList {
+    "Int32_list" => int32_list, "String_list" => string_list, "group_of_lists" => group_of_lists,
+});
+
+#[test]
+fn repeated_primitive_no_list() {
+    check::<RepeatedPrimitiveNoList>("parquet-testing/repeated_primitive_no_list");
+}
+
+#[derive(ParquetType, Debug)]
+struct MapNoValue {
+    my_map: BTreeMap<i32, Option<i32>>,
+    // A key-only MAP reads as the list of its keys, as pyarrow reads it.
+    my_map_no_v: Vec<i32>,
+    my_list: Vec<i32>,
+}
+to_json_struct!(MapNoValue { "my_map" => my_map, "my_map_no_v" => my_map_no_v, "my_list" => my_list });
+
+#[test]
+fn map_no_value() {
+    check::<MapNoValue>("parquet-testing/map_no_value");
+}
+
+#[derive(ParquetType, Debug, PartialEq)]
+struct KeyOnlyMapAsMap {
+    my_map_no_v: BTreeMap<i32, Option<String>>,
+}
+
+#[derive(ParquetType, Debug)]
+struct KeyOnlyMapRequiredValues {
+    my_map_no_v: BTreeMap<i32, i32>,
+}
+
+#[test]
+fn map_no_value_key_only_map_as_a_map() {
+    let name = "parquet-testing/map_no_value";
+    let got: Vec<KeyOnlyMapAsMap> = open(name).and_then(|r| r.collect()).expect("read");
+    let want: Vec<KeyOnlyMapAsMap> = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+        .iter()
+        .map(|ks| KeyOnlyMapAsMap { my_map_no_v: ks.iter().map(|&k| (k, None)).collect() })
+        .collect();
+    assert_eq!(got, want);
+    // Values the file does not have cannot be required.
+    let e = expect_error::<KeyOnlyMapRequiredValues>(name);
+    assert!(matches!(e, Error::Resolve { .. }), "{e:?}");
+    assert_eq!(e.path(), Some("my_map_no_v"), "{e}");
+}
+
+#[derive(ParquetType, Debug)]
+struct NullList {
+    emptylist: Option<Vec<Option<i32>>>,
+}
+to_json_struct!(NullList { "emptylist" => emptylist });
+
+#[test]
+fn null_list() {
+    // The element is annotated UNKNOWN (Arrow's Null type): every value is
+    // null, so any optional element type can hold them.
+    check::<NullList>("parquet-testing/null_list");
+}
+
+#[derive(ParquetType, Debug)]
+struct BStruct {
+    b_c_int: Option<i32>,
+}
+to_json_struct!(BStruct { "b_c_int" => b_c_int });
+
+#[derive(ParquetType, Debug)]
+struct Nulls {
+    b_struct: Option<BStruct>,
+}
+to_json_struct!(Nulls { "b_struct" => b_struct });
+
+#[test]
+fn nulls_snappy() {
+    check::<Nulls>("parquet-testing/nulls.snappy");
+}
+
+// nullable.impala: every level optional.
+
+#[derive(ParquetType, Debug)]
+struct ImpalaEf {
+    #[parquet(rename = "E")]
+    e: Option<i32>,
+    #[parquet(rename = "F")]
+    f: Option<String>,
+}
+to_json_struct!(ImpalaEf { "E" => e, "F" => f });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaC {
+    d: Option<Vec<Option<Vec<Option<ImpalaEf>>>>>,
+}
+to_json_struct!(ImpalaC { "d" => d });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaH {
+    i: Option<Vec<Option<f64>>>,
+}
+to_json_struct!(ImpalaH { "i" => i });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaG {
+    #[parquet(rename = "H")]
+    h: Option<ImpalaH>,
+}
+to_json_struct!(ImpalaG { "H" => h });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaNested {
+    #[parquet(rename = "A")]
+    a: Option<i32>,
+    b: Option<Vec<Option<i32>>>,
+    #[parquet(rename = "C")]
+    c: Option<ImpalaC>,
+    g: Option<BTreeMap<String, Option<ImpalaG>>>,
+}
+to_json_struct!(ImpalaNested { "A" => a, "b" => b, "C" => c, "g" => g });
+
+#[derive(ParquetType, Debug)]
+struct NullableImpala {
+    id: Option<i64>,
+    int_array: Option<Vec<Option<i32>>>,
+    #[parquet(rename = "int_array_Array")]
+    int_array_array: Option<Vec<Option<Vec<Option<i32>>>>>,
+    int_map: Option<BTreeMap<String, Option<i32>>>,
+    #[parquet(rename = "int_Map_Array")]
+    int_map_array: OptList<HashMap<String, Option<i32>>>,
+    nested_struct: Option<ImpalaNested>,
+}
+to_json_struct!(NullableImpala {
+    "id" => id, "int_array" => int_array, "int_array_Array" => int_array_array, "int_map" => int_map,
+    "int_Map_Array" => int_map_array, "nested_struct" => nested_struct,
+});
+
+#[test]
+fn nullable_impala() {
+    check::<NullableImpala>("parquet-testing/nullable.impala");
+}
+
+// nonnullable.impala: the same shapes, every level required; maps annotated MAP_KEY_VALUE.
+
+#[derive(ParquetType, Debug)]
+struct ImpalaEfRequired {
+    e: i32,
+    f: String,
+}
+to_json_struct!(ImpalaEfRequired { "e" => e, "f" => f });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaCRequired {
+    #[parquet(rename = "D")]
+    d: Vec<Vec<ImpalaEfRequired>>,
+}
+to_json_struct!(ImpalaCRequired { "D" => d });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaHRequired {
+    i: Vec<f64>,
+}
+to_json_struct!(ImpalaHRequired { "i" => i });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaGRequired {
+    h: ImpalaHRequired,
+}
+to_json_struct!(ImpalaGRequired { "h" => h });
+
+#[derive(ParquetType, Debug)]
+struct ImpalaNestedRequired {
+    a: i32,
+    #[parquet(rename = "B")]
+    b: Vec<i32>,
+    c: ImpalaCRequired,
+    #[parquet(rename = "G")]
+    g: BTreeMap<String, ImpalaGRequired>,
+}
+to_json_struct!(ImpalaNestedRequired { "a" => a, "B" => b, "c" => c, "G" => g });
+
+#[derive(ParquetType, Debug)]
+struct NonNullableImpala {
+    #[parquet(rename = "ID")]
+    id: i64,
+    #[parquet(rename = "Int_Array")]
+    int_array: Vec<i32>,
+    int_array_array: Vec<Vec<i32>>,
+    #[parquet(rename = "Int_Map")]
+    int_map: BTreeMap<String, i32>,
+    int_map_array: Vec<BTreeMap<String, i32>>,
+    #[parquet(rename = "nested_Struct")]
+    nested_struct: ImpalaNestedRequired,
+}
+to_json_struct!(NonNullableImpala {
+    "ID" => id, "Int_Array" => int_array, "int_array_array" => int_array_array, "Int_Map" => int_map,
+    "int_map_array" => int_map_array, "nested_Struct" => nested_struct,
+});
+
+#[test]
+fn nonnullable_impala() {
+    check::<NonNullableImpala>("parquet-testing/nonnullable.impala");
+}
+
+#[derive(ParquetType, Debug)]
+struct WrongCase {
+    id: i64,
+}
+
+#[test]
+fn field_names_are_case_sensitive() {
+    // The file's column is `ID`: `id` is a different (missing, required) field.
+    let e = expect_error::<WrongCase>("parquet-testing/nonnullable.impala");
+    assert!(matches!(e, Error::Resolve { .. }), "{e:?}");
+    assert!(e.to_string().contains("ID"), "the error lists the file's fields: {e}");
+}
+
+// ---------------------------------------------------------------------------
+// Files written by pyarrow and DuckDB (tests/fixtures/peers)
+// ---------------------------------------------------------------------------
+
+#[derive(ParquetType, Debug, PartialEq)]
+struct Inner {
+    b: bool,
+    i: i32,
+    s: String,
+}
+to_json_struct!(Inner { "b" => b, "i" => i, "s" => s });
+
+#[derive(ParquetType, Debug, PartialEq)]
+struct Nested {
+    b: bool,
+    i: i32,
+    s: String,
+    r: Inner,
+    o: Option<Inner>,
+    l: Vec<Inner>,
+}
+to_json_struct!(Nested { "b" => b, "i" => i, "s" => s, "r" => r, "o" => o, "l" => l });
+
+#[test]
+fn peers_nested_pyarrow() {
+    check::<Nested>("peers/nested.pyarrow");
+}
+
+#[test]
+fn peers_nested_pyarrow_item_elements() {
+    check::<Nested>("peers/nested.pyarrow-2level");
+}
+
+#[test]
+fn peers_nested_duckdb_all_optional_into_required_fields() {
+    let duck = check::<Nested>("peers/nested.duckdb");
+    let arrow: Vec<Nested> = open("peers/nested.pyarrow").and_then(|r| r.collect()).expect("read");
+    assert_eq!(duck, arrow);
+}
+
+#[derive(ParquetType, Debug)]
+struct PeerStructC {
+    x: Option<f64>,
+}
+to_json_struct!(PeerStructC { "x" => x });
+
+#[derive(ParquetType, Debug)]
+struct PeerStruct {
+    a: Option<i32>,
+    b: Option<String>,
+    c: Option<PeerStructC>,
+}
+to_json_struct!(PeerStruct { "a" => a, "b" => b, "c" => c });
+
+#[derive(ParquetType, Debug)]
+struct PeerTypes {
+    id: i32,
+    i8: Option<i8>,
+    i16: Option<i16>,
+    i32: Option<i32>,
+    i64: Option<i64>,
+    u8: Option<u8>,
+    u16: Option<u16>,
+    u32: Option<u32>,
+    u64: Option<u64>,
+    f32: Option<f32>,
+    f64: Option<f64>,
+    bool: Option<bool>,
+    str: Option<String>,
+    bin: Option<Vec<u8>>,
+    fsb16: Option<[u8; 16]>,
+    uuid: Option<Uuid>,
+    date32: Option<NaiveDate>,
+    time32_ms: Option<NaiveTime>,
+    time64_us: Option<NaiveTime>,
+    #[parquet(timestamp = "nanos")]
+    time64_ns: Option<NaiveTime>,
+    ts_ms: Option<NaiveDateTime>,
+    ts_us: Option<NaiveDateTime>,
+    #[parquet(timestamp = "nanos")]
+    ts_ns: Option<NaiveDateTime>,
+    ts_ms_utc: Option<DateTime<Utc>>,
+    ts_us_utc: Option<DateTime<Utc>>,
+    #[parquet(timestamp = "nanos")]
+    ts_ns_utc: Option<DateTime<Utc>>,
+    dec9_2: Option<Decimal>,
+    dec18_4: Option<Decimal>,
+    dec38_10: Option<BigDecimal>,
+    list_i32: Option<Vec<Option<i32>>>,
+    list_list_str: Option<Vec<Option<Vec<Option<String>>>>>,
+    map_str_i64: Option<BTreeMap<String, Option<i64>>>,
+    map_i32_str: Option<HashMap<i32, Option<String>>>,
+    #[parquet(rename = "struct")]
+    structure: Option<PeerStruct>,
+}
+to_json_struct!(PeerTypes {
+    "id" => id, "i8" => i8, "i16" => i16, "i32" => i32, "i64" => i64,
+    "u8" => u8, "u16" => u16, "u32" => u32, "u64" => u64, "f32" => f32, "f64" => f64,
+    "bool" => bool, "str" => str, "bin" => bin, "fsb16" => fsb16, "uuid" => uuid, "date32" => date32,
+    "time32_ms" => time32_ms @ Fmt::MILLIS, "time64_us" => time64_us @ Fmt::MICROS, "time64_ns" => time64_ns @ Fmt::NANOS,
+    "ts_ms" => ts_ms @ Fmt::MILLIS, "ts_us" => ts_us @ Fmt::MICROS, "ts_ns" => ts_ns @ Fmt::NANOS,
+    "ts_ms_utc" => ts_ms_utc @ Fmt::MILLIS, "ts_us_utc" => ts_us_utc @ Fmt::MICROS, "ts_ns_utc" => ts_ns_utc @ Fmt::NANOS,
+    "dec9_2" => dec9_2, "dec18_4" => dec18_4, "dec38_10" => dec38_10,
+    "list_i32" => list_i32, "list_list_str" => list_list_str, "map_str_i64" => map_str_i64,
+    "map_i32_str" => map_i32_str, "struct" => structure,
+});
+
+#[test]
+fn peers_types_pyarrow() {
+    let rows = check::<PeerTypes>("peers/types.pyarrow");
+    // Spot checks that do not go through JSON.
+    assert_eq!(rows[2].u64, Some(u64::MAX));
+    assert_eq!(rows[3].f64.map(f64::to_bits), Some((-0.0f64).to_bits()));
+}
+
+#[derive(ParquetType, Debug)]
+struct NanosIntoMicros {
+    ts_ns: Option<NaiveDateTime>,
+}
+
+#[derive(ParquetType, Debug)]
+struct LocalIntoInstant {
+    ts_us: Option<DateTime<Utc>>,
+}
+
+#[derive(ParquetType, Debug)]
+struct WideDecimalIntoDecimal {
+    dec38_10: Option<Decimal>,
+}
+
+#[derive(ParquetType, Debug)]
+struct UnsignedIntoSigned {
+    u64: Option<i64>,
+}
+
+#[test]
+fn peers_types_lossy_projections_are_refused() {
+    let name = "peers/types.pyarrow";
+    let e = expect_error::<NanosIntoMicros>(name);
+    assert_eq!(e.path(), Some("ts_ns"), "{e}");
+    let e = expect_error::<LocalIntoInstant>(name);
+    assert_eq!(e.path(), Some("ts_us"), "{e}");
+    let e = expect_error::<WideDecimalIntoDecimal>(name);
+    assert_eq!(e.path(), Some("dec38_10"), "{e}");
+    let e = expect_error::<UnsignedIntoSigned>(name);
+    assert_eq!(e.path(), Some("u64"), "{e}");
+}
+
+// ---------------------------------------------------------------------------
+// bad_data: errors, never panics (ARROW-GH-43605 is valid)
+// ---------------------------------------------------------------------------
+
+#[derive(ParquetType, Debug)]
+struct MinFl {
+    min_fl: Option<u16>,
+}
+to_json_struct!(MinFl { "min_fl" => min_fl });
+
+#[test]
+fn bad_data_arrow_gh_43605_is_valid() {
+    let rows = check::<MinFl>("parquet-testing/bad_data/ARROW-GH-43605");
+    assert_eq!(rows.len(), 21186);
+}
+
+#[derive(ParquetType, Debug)]
+struct AnyColumn {
+    a: Option<i32>,
+}
+
+#[test]
+fn bad_data_parquet_1481_corrupt_schema() {
+    let e = expect_error::<AnyColumn>("parquet-testing/bad_data/PARQUET-1481");
+    assert!(matches!(e, Error::Parquet { .. }), "the footer is rejected: {e:?}");
+}
+
+#[derive(ParquetType, Debug)]
+struct DictHeader {
+    nation_key: Option<i32>,
+    name: Option<Vec<u8>>,
+    region_key: Option<i32>,
+    comment_col: Option<Vec<u8>>,
+}
+
+#[test]
+fn bad_data_arrow_rs_gh_6229_dictheader() {
+    let e = expect_error::<DictHeader>("parquet-testing/bad_data/ARROW-RS-GH-6229-DICTHEADER");
+    assert!(e.path().is_some(), "the error names the column: {e:?}");
+}
+
+#[derive(ParquetType, Debug)]
+struct LevelsItem {
+    c: Option<i32>,
+}
+
+#[derive(ParquetType, Debug)]
+struct Levels {
+    outer: Option<Vec<Option<LevelsItem>>>,
+}
+
+#[test]
+fn bad_data_arrow_rs_gh_6229_levels() {
+    // `c` is annotated UNKNOWN (Null). While the library refuses that
+    // annotation (see `null_list`) the file fails at open on `outer.list.item.c`;
+    // once it is accepted, the page's missing levels must fail instead.
+    let e = expect_error::<Levels>("parquet-testing/bad_data/ARROW-RS-GH-6229-LEVELS");
+    assert!(e.path().is_some_and(|p| p.starts_with("outer")), "the error names the column: {e:?}");
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh41321Int64 {
+    int64: Option<i64>,
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh41321LargeBinary {
+    large_binary: Option<Vec<u8>>,
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh41321ListFloat64 {
+    fixed_size_list_float64: Option<Vec<Option<f64>>>,
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh41321MapFloat32 {
+    map_float32: Option<BTreeMap<String, Option<f32>>>,
+}
+
+#[test]
+fn bad_data_arrow_gh_41321_corrupt_pages() {
+    // Four columns are damaged in different ways; each must fail on its own.
+    let name = "parquet-testing/bad_data/ARROW-GH-41321";
+    let e = expect_error::<Gh41321Int64>(name);
+    assert_eq!(e.path(), Some("int64"), "{e:?}");
+    let e = expect_error::<Gh41321LargeBinary>(name);
+    assert_eq!(e.path(), Some("large_binary"), "{e:?}");
+    let e = expect_error::<Gh41321ListFloat64>(name);
+    assert!(e.path().is_some_and(|p| p.starts_with("fixed_size_list_float64")), "{e:?}");
+    let e = expect_error::<Gh41321MapFloat32>(name);
+    assert!(e.path().is_some_and(|p| p.starts_with("map_float32")), "{e:?}");
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh41317 {
+    boolean: Option<bool>,
+    timestamp_us_no_tz: Option<NaiveDateTime>,
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh41317Alone {
+    timestamp_us_no_tz: Option<NaiveDateTime>,
+}
+
+#[test]
+fn bad_data_arrow_gh_41317_short_column() {
+    // In row group 0, `timestamp_us_no_tz` has 0 values where the group has 3
+    // rows. The footer itself is already refused: the `parquet` crate's Thrift
+    // decoder finds a list of I16 where it expects I32 (pyarrow tolerates it),
+    // so the file fails at open, before any column is read.
+    let name = "parquet-testing/bad_data/ARROW-GH-41317";
+    for e in [open::<Gh41317>(name).map(|_| ()), open::<Gh41317Alone>(name).map(|_| ())] {
+        match e {
+            Err(Error::Parquet { path: None, source }) => assert!(source.to_string().contains("I16"), "{source}"),
+            other => panic!("{name}: expected the footer to be refused, got {other:?}"),
+        }
+    }
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh45185 {
+    x: Vec<i32>,
+}
+
+#[test]
+fn bad_data_arrow_gh_45185_record_starts_with_repetition() {
+    let e = expect_error::<Gh45185>("parquet-testing/bad_data/ARROW-GH-45185");
+    assert!(matches!(e, Error::Corrupt { .. }), "{e:?}");
+    assert_eq!(e.path(), Some("x.list.element"), "{e:?}");
+}
+
+#[derive(ParquetType, Debug)]
+struct Gh47662 {
+    flba_field: [u8; 4],
+}
+
+#[test]
+fn bad_data_arrow_gh_47662_nulls_in_required_column() {
+    let e = expect_error::<Gh47662>("parquet-testing/bad_data/ARROW-GH-47662");
+    assert_eq!(e.path(), Some("flba_field"), "{e:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Every fixture is covered
+// ---------------------------------------------------------------------------
+
+/// The fixtures the tests above read; a new file must get a test.
+const COVERED: &[&str] = &[
+    "parquet-testing/alltypes_dictionary",
+    "parquet-testing/alltypes_plain",
+    "parquet-testing/alltypes_plain.snappy",
+    "parquet-testing/byte_array_decimal",
+    "parquet-testing/byte_stream_split.zstd",
+    "parquet-testing/datapage_v2.snappy",
+    "parquet-testing/delta_binary_packed",
+    "parquet-testing/delta_byte_array",
+    "parquet-testing/fixed_length_decimal",
+    "parquet-testing/fixed_length_decimal_legacy",
+    "parquet-testing/int32_decimal",
+    "parquet-testing/int64_decimal",
+    "parquet-testing/int96_from_spark",
+    "parquet-testing/list_columns",
+    "parquet-testing/map_no_value",
+    "parquet-testing/nested_lists.snappy",
+    "parquet-testing/nested_maps.snappy",
+    "parquet-testing/nonnullable.impala",
+    "parquet-testing/null_list",
+    "parquet-testing/nullable.impala",
+    "parquet-testing/nulls.snappy",
+    "parquet-testing/old_list_structure",
+    "parquet-testing/repeated_no_annotation",
+    "parquet-testing/repeated_primitive_no_list",
+    "parquet-testing/bad_data/ARROW-GH-41317",
+    "parquet-testing/bad_data/ARROW-GH-41321",
+    "parquet-testing/bad_data/ARROW-GH-43605",
+    "parquet-testing/bad_data/ARROW-GH-45185",
+    "parquet-testing/bad_data/ARROW-GH-47662",
+    "parquet-testing/bad_data/ARROW-RS-GH-6229-DICTHEADER",
+    "parquet-testing/bad_data/ARROW-RS-GH-6229-LEVELS",
+    "parquet-testing/bad_data/PARQUET-1481",
+    "peers/nested.duckdb",
+    "peers/nested.pyarrow",
+    "peers/nested.pyarrow-2level",
+    "peers/types.pyarrow",
+];
+
+#[test]
+fn every_fixture_has_a_test() {
+    let root = json::fixtures_dir();
+    let mut found = Vec::new();
+    for dir in ["parquet-testing", "parquet-testing/bad_data", "peers"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("fixture folder") {
+            let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+            if let Some(stem) = name.strip_suffix(".parquet") {
+                found.push(format!("{dir}/{stem}"));
+                assert!(
+                    root.join(dir).join(format!("{stem}.expected.json")).exists(),
+                    "{dir}/{stem} has no expectation"
+                );
+            }
+        }
+    }
+    found.sort();
+    let mut covered: Vec<String> = COVERED.iter().map(|s| (*s).to_owned()).collect();
+    covered.sort();
+    assert_eq!(found, covered);
+}
