@@ -30,10 +30,7 @@ pub fn missing_field<T: ParquetField>(node: &FileNode<'_>, name: &str, has_defau
     if has_default || T::missing().is_some() {
         Ok(Slot::Missing)
     } else {
-        Err(node.error(format!(
-            "required field `{name}` is not in the file; the file has {}",
-            node.field_names()
-        )))
+        Err(node.error(format!("required field `{name}` is not in the file; the file has {}", node.field_names())))
     }
 }
 
@@ -77,9 +74,13 @@ pub fn enum_resolve(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<
 #[inline]
 pub fn enum_read(plan: &LeafPlan<()>, source: &mut RecordSource, symbols: &[&str]) -> Result<usize> {
     let c = plan.cursor;
-    match source.take_byte_slice(c, |b| symbols.iter().position(|s| s.as_bytes() == b).ok_or_else(|| String::from_utf8_lossy(b).into_owned()))? {
+    match source.take_byte_slice(c, |b| {
+        symbols.iter().position(|s| s.as_bytes() == b).ok_or_else(|| String::from_utf8_lossy(b).into_owned())
+    })? {
         Some(Ok(i)) => Ok(i),
-        Some(Err(unknown)) => Err(source.value_error(c, format!("unknown enum symbol {unknown:?}; expected one of {symbols:?}"))),
+        Some(Err(unknown)) => {
+            Err(source.value_error(c, format!("unknown enum symbol {unknown:?}; expected one of {symbols:?}")))
+        }
         None => Err(source.null_error(c)),
     }
 }

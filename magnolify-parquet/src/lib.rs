@@ -71,20 +71,20 @@ pub mod __private {
     pub use crate::derive_support::*;
     pub use crate::error::{Error, Result};
     pub use crate::field::ParquetField;
-    pub use crate::types::LeafPlan;
     pub use crate::options::{DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
     pub use crate::read::{FileNode, RecordSource, Resolver};
     pub use crate::record::ParquetRecord;
     pub use crate::schema::{group, message_from, with_id};
+    pub use crate::types::LeafPlan;
     pub use crate::types::{ListElement, Slot, StructPlan};
     pub use crate::write::{ColumnSink, WriteAt};
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{Err, Ok};
     pub use parquet::basic::Repetition;
     pub use parquet::schema::types::Type;
-    pub use std::string::String;
-    pub use std::vec::Vec;
     pub use std::boxed::Box;
     pub use std::default::Default;
     pub use std::format;
+    pub use std::string::String;
+    pub use std::vec::Vec;
 }

@@ -128,12 +128,21 @@ impl<C: RecordConverter> MemWriter<C> {
     /// A writer with `props` (compression is ignored: pages stay uncompressed).
     pub fn new(converter: C, props: WriterProperties) -> Result<Self> {
         let schema = descriptor(&converter)?;
-        let props: WriterPropertiesPtr = Arc::new(props.into_builder().set_compression(Compression::UNCOMPRESSED).build());
+        let props: WriterPropertiesPtr =
+            Arc::new(props.into_builder().set_compression(Compression::UNCOMPRESSED).build());
         let pages: Vec<SharedPages> = (0..schema.num_columns()).map(|_| SharedPages::default()).collect();
         let writers = ColumnWriters::new(&schema, &props, |i| {
             Box::new(MemPageWriter { pages: pages[i].clone(), offset: 0 }) as Box<dyn PageWriter>
         });
-        Ok(MemWriter { sink: ColumnSink::new(&schema), schema, converter, writers, pages, rows: 0, batch: DEFAULT_BATCH })
+        Ok(MemWriter {
+            sink: ColumnSink::new(&schema),
+            schema,
+            converter,
+            writers,
+            pages,
+            rows: 0,
+            batch: DEFAULT_BATCH,
+        })
     }
 
     /// Shreds one record; whole batches go to the column writers. A record

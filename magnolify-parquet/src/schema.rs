@@ -116,7 +116,9 @@ pub fn list(
             if repetition != Repetition::REQUIRED {
                 return Err(Error::schema(
                     name,
-                    format!("a {repetition} list cannot use the repeated (1-level) layout: it cannot tell null from empty"),
+                    format!(
+                        "a {repetition} list cannot use the repeated (1-level) layout: it cannot tell null from empty"
+                    ),
                 ));
             }
             element(name, Repetition::REPEATED)

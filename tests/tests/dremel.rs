@@ -9,7 +9,9 @@ use magnolify_parquet::parquet::schema::types::Type;
 use magnolify_parquet::read::{FileNode, RecordSource, Resolver};
 use magnolify_parquet::types::{Slot, StructPlan};
 use magnolify_parquet::write::{ColumnSink, LeafValues, WriteAt};
-use magnolify_parquet::{schema, Derived, FieldOptions, ListLayout, ParquetField, ParquetRecord, RecordConverter, Result};
+use magnolify_parquet::{
+    schema, Derived, FieldOptions, ListLayout, ParquetField, ParquetRecord, RecordConverter, Result,
+};
 
 /// The paper's schema uses bare repeated fields (1-level lists).
 const REPEATED: FieldOptions = FieldOptions::new().list(ListLayout::Repeated);
