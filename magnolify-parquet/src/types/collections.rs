@@ -342,82 +342,49 @@ fn read_entry<K: ParquetField, V: ParquetField>(
     Ok((key, value))
 }
 
-impl<K, V, S> ParquetField for HashMap<K, V, S>
-where
-    K: ParquetField + Eq + Hash,
-    V: ParquetField,
-    S: BuildHasher + Default,
-{
-    const LEAVES: usize = K::LEAVES + V::LEAVES;
-    type ReadPlan = MapPlan<K::ReadPlan, V::ReadPlan>;
+/// One impl per map type: both are a list of key/value entries, and differ
+/// only in how entries are collected.
+macro_rules! map_field {
+    ($map:ty, $new:expr, [$($bounds:tt)*]) => {
+        impl<$($bounds)*> ParquetField for $map {
+            const LEAVES: usize = K::LEAVES + V::LEAVES;
+            type ReadPlan = MapPlan<K::ReadPlan, V::ReadPlan>;
 
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        map_schema::<K, V>(name, repetition, opts)
-    }
+            fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+                map_schema::<K, V>(name, repetition, opts)
+            }
 
-    #[inline]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        write_map(self.iter(), sink, at, opts)
-    }
+            #[inline]
+            fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+                write_map(self.iter(), sink, at, opts)
+            }
 
-    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
-        resolve_map::<K, V>(node, opts, resolver)
-    }
+            fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                resolve_map::<K, V>(node, opts, resolver)
+            }
 
-    #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        let mut out = HashMap::default();
-        plan.read_with(src, |p, src| {
-            let (k, v) = read_entry::<K, V>(p, src)?;
-            // Duplicate keys: the last value wins, as the format says.
-            out.insert(k, v);
-            Ok(())
-        })?;
-        Ok(out)
-    }
+            #[inline]
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+                let mut out = $new;
+                plan.read_with(src, |p, src| {
+                    let (k, v) = read_entry::<K, V>(p, src)?;
+                    // Duplicate keys: the last value wins, as the format says.
+                    out.insert(k, v);
+                    Ok(())
+                })?;
+                Ok(out)
+            }
 
-    fn missing() -> Option<Self> {
-        Some(HashMap::default())
-    }
+            fn missing() -> Option<Self> {
+                Some($new)
+            }
 
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        V::docs(prefix, out)
-    }
+            fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+                V::docs(prefix, out)
+            }
+        }
+    };
 }
 
-impl<K: ParquetField + Ord, V: ParquetField> ParquetField for BTreeMap<K, V> {
-    const LEAVES: usize = K::LEAVES + V::LEAVES;
-    type ReadPlan = MapPlan<K::ReadPlan, V::ReadPlan>;
-
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        map_schema::<K, V>(name, repetition, opts)
-    }
-
-    #[inline]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        write_map(self.iter(), sink, at, opts)
-    }
-
-    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
-        resolve_map::<K, V>(node, opts, resolver)
-    }
-
-    #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        let mut out = BTreeMap::new();
-        plan.read_with(src, |p, src| {
-            let (k, v) = read_entry::<K, V>(p, src)?;
-            out.insert(k, v);
-            Ok(())
-        })?;
-        Ok(out)
-    }
-
-    fn missing() -> Option<Self> {
-        Some(BTreeMap::new())
-    }
-
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        V::docs(prefix, out)
-    }
-}
+map_field!(HashMap<K, V, S>, HashMap::default(), [K: ParquetField + Eq + Hash, V: ParquetField, S: BuildHasher + Default]);
+map_field!(BTreeMap<K, V>, BTreeMap::new(), [K: ParquetField + Ord, V: ParquetField]);
