@@ -218,7 +218,7 @@ fn write_field(s: &Stored<'_>) -> TokenStream {
                         #pf::write(&__repr, __sink, __at.skip_leaves(#offset), &#opts)?
                     }
                     #p::Err(__e) => {
-                        return #p::Err(#p::with_write_error(__sink, __at.skip_leaves(#offset).leaf, #name, __e));
+                        return #p::Err(#p::with_write_error(__sink, __at.skip_leaves(#offset).leaf(), #name, __e));
                     }
                 }
             }

@@ -101,11 +101,11 @@ impl ParquetField for BigDecimal {
     }
 
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf, e))?;
-        let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf, e))?;
+        let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf(), e))?;
+        let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf(), e))?;
         let (p, s) = (u32::from(spec.precision), u32::from(spec.scale));
         let (mantissa, exponent) = self.as_bigint_and_exponent();
-        let fail = |e: Inexact| sink.value_error(at.leaf, format!("{self} {}", e.describe(Some(p), s)));
+        let fail = |e: Inexact| sink.value_error(at.leaf(), format!("{self} {}", e.describe(Some(p), s)));
         let unscaled = match rescale(&mantissa, i128::from(s) - i128::from(exponent), Some(p)) {
             Ok(v) => v.unwrap_or(mantissa),
             Err(e) => return Err(fail(e)),
@@ -113,7 +113,7 @@ impl ParquetField for BigDecimal {
         if !fits(&unscaled, p) {
             return Err(fail(Inexact::TooManyDigits));
         }
-        let overflow = || sink.value_error(at.leaf, format!("{self} does not fit the DECIMAL({p}, {s}) column"));
+        let overflow = || sink.value_error(at.leaf(), format!("{self} does not fit the DECIMAL({p}, {s}) column"));
         match storage {
             Storage::Int32 => {
                 let v = i32::try_from(&unscaled).map_err(|_| overflow())?;

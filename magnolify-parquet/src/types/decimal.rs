@@ -118,13 +118,13 @@ impl ParquetField for Decimal {
 
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf, e))?;
-        let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf, e))?;
+        let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf(), e))?;
+        let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf(), e))?;
         let (p, s) = (u32::from(spec.precision), u32::from(spec.scale));
         let shift = i64::from(s) - i64::from(self.scale());
         let unscaled = convert(self.mantissa(), shift, Some(p))
-            .map_err(|e| sink.value_error(at.leaf, format!("{self} {}", e.describe(Some(p), s))))?;
-        let overflow = || sink.value_error(at.leaf, format!("{self} does not fit the DECIMAL({p}, {s}) column"));
+            .map_err(|e| sink.value_error(at.leaf(), format!("{self} {}", e.describe(Some(p), s))))?;
+        let overflow = || sink.value_error(at.leaf(), format!("{self} does not fit the DECIMAL({p}, {s}) column"));
         match storage {
             Storage::Int32 => {
                 let v = i32::try_from(unscaled).map_err(|_| overflow())?;

@@ -19,10 +19,13 @@ pub(crate) struct ColumnWriters {
 
 struct Column {
     writer: ColumnWriter<'static>,
-    /// Whether byte values must own their bytes: the dictionary encoder keeps
-    /// the values it interns, and slices of a batch buffer would keep the
-    /// whole batch alive for the rest of the row group.
-    owned_bytes: bool,
+    /// Bytes of batch buffers that may still be handed out as shared slices.
+    /// The dictionary encoder keeps the values it interns, so a slice of a
+    /// batch keeps that whole batch alive until the chunk is closed: shared
+    /// slices (one allocation per batch) are used up to this budget, owned
+    /// copies (one allocation per value) after it. Without a dictionary
+    /// nothing is kept, and the budget is unlimited.
+    shared_budget: usize,
     bytes: Vec<ByteArray>,
     fixed: Vec<FixedLenByteArray>,
 }
@@ -39,7 +42,7 @@ impl ColumnWriters {
             .enumerate()
             .map(|(i, descr)| Column {
                 writer: get_column_writer(descr.clone(), props.clone(), page_writer(i)),
-                owned_bytes: props.dictionary_enabled(descr.path()),
+                shared_budget: if props.dictionary_enabled(descr.path()) { SHARED_BUDGET } else { usize::MAX },
                 bytes: Vec::new(),
                 fixed: Vec::new(),
             })
@@ -77,13 +80,13 @@ impl ColumnWriters {
                 (ColumnWriter::FloatColumnWriter(w), ValueBuffer::F32(v)) => w.write_batch(v, def, rep),
                 (ColumnWriter::DoubleColumnWriter(w), ValueBuffer::F64(v)) => w.write_batch(v, def, rep),
                 (ColumnWriter::ByteArrayColumnWriter(w), ValueBuffer::Bytes(b)) => {
-                    fill_byte_arrays(b, column.owned_bytes, &mut column.bytes);
+                    fill_byte_arrays(b, &mut column.shared_budget, &mut column.bytes);
                     let r = w.write_batch(&column.bytes, def, rep);
                     column.bytes.clear();
                     r
                 }
                 (ColumnWriter::FixedLenByteArrayColumnWriter(w), ValueBuffer::Fixed(b, _)) => {
-                    fill_byte_arrays(b, column.owned_bytes, &mut column.bytes);
+                    fill_byte_arrays(b, &mut column.shared_budget, &mut column.bytes);
                     column.fixed.extend(column.bytes.drain(..).map(FixedLenByteArray::from));
                     let r = w.write_batch(&column.fixed, def, rep);
                     column.fixed.clear();
@@ -135,21 +138,28 @@ impl Column {
     }
 }
 
+/// Most bytes of batch buffers a dictionary column may keep alive through
+/// shared slices, per column chunk.
+const SHARED_BUDGET: usize = 4 << 20;
+
 /// Turns a batch's contiguous bytes into `ByteArray`s: slices of one shared
-/// buffer (one allocation per batch), or owned copies for dictionary columns.
-fn fill_byte_arrays(buffer: &mut ByteBuffer, owned: bool, out: &mut Vec<ByteArray>) {
+/// buffer (one allocation per batch) while `budget` allows, else owned copies.
+fn fill_byte_arrays(buffer: &mut ByteBuffer, budget: &mut usize, out: &mut Vec<ByteArray>) {
     out.clear();
     out.reserve(buffer.ends.len());
     let mut start = 0;
-    if owned {
+    if buffer.data.len() <= *budget {
+        let len = buffer.data.len();
+        *budget -= len;
+        // The next batch is likely as large: give it the room at once.
+        let data = Bytes::from(std::mem::replace(&mut buffer.data, Vec::with_capacity(len)));
         for &end in &buffer.ends {
-            out.push(ByteArray::from(Bytes::copy_from_slice(&buffer.data[start..end])));
+            out.push(ByteArray::from(data.slice(start..end)));
             start = end;
         }
     } else {
-        let data = Bytes::from(std::mem::take(&mut buffer.data));
         for &end in &buffer.ends {
-            out.push(ByteArray::from(data.slice(start..end)));
+            out.push(ByteArray::from(Bytes::copy_from_slice(&buffer.data[start..end])));
             start = end;
         }
     }
