@@ -1,1 +1,28 @@
-//! Shared bench fixtures.
+//! Shared fixtures of the divan benches: the records under test, their
+//! generators, the Avro forms of them, the hand-written columnar floor and
+//! the Rust peers (`parquet_derive`, the Row API, `serde_arrow` + arrow).
+//!
+//! Each bench target in `benches/` is one group (`seed`, `nested`, `flat`,
+//! `file`); this crate holds everything they share, so that its tests can
+//! check that every path reads back exactly what was written.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod avro;
+pub mod columnar;
+pub mod flat;
+pub mod nested;
+pub mod peers;
+pub mod rng;
+
+/// Seed of every generated run: the same records on every machine and run.
+pub const SEED: u64 = 0x005E_ED0F_5EED;
+
+/// Records per op in the `nested` and `flat` groups.
+pub const RUN: usize = 10_000;
+
+/// Records per op in the `file` group.
+pub const FILE_RUN: usize = 100_000;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,105 @@
+//! `seed`: magnolify's own benchmark (its JMH `ParquetBench`) on its seed
+//! record, one record per op.
+//!
+//! - `write_*`: one record shredded into a `ColumnSink`'s per-leaf buffers,
+//!   no page encoding (JMH's op stops at a no-op `RecordConsumer` too). The
+//!   sink is cleared every 1,024 records inside the timed op (12 `Vec`
+//!   truncations, about 1/1024 of a clear per op), so buffers stay warm.
+//!   For Avro the `Value` is built once, before timing.
+//! - `read_*`: one record assembled from a `MemPageStore` holding 65,536
+//!   copies of the record, plain-encoded (dictionary off, as in JMH). Each
+//!   op takes the next record; every 1,024 records that includes decoding
+//!   the next batch of the 12 columns (JMH re-decodes its one page per op).
+//!   When the store is exhausted the reader is re-opened inside the timed
+//!   op: once per 65,536 ops.
+
+use benches::avro::{nested_converter, nested_value};
+use benches::nested::{seed_record, Nested};
+use divan::counter::ItemsCount;
+use divan::{black_box, Bencher};
+use magnolify_parquet::mem::{MemPageStore, MemReader, MemWriter};
+use magnolify_parquet::parquet::file::properties::WriterProperties;
+use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
+use magnolify_parquet::write::ColumnSink;
+use magnolify_parquet::{Derived, RecordConverter};
+
+fn main() {
+    divan::main();
+}
+
+/// Records the sink holds before it is cleared.
+const CLEAR_EVERY: usize = 1024;
+
+/// Copies of the seed record in the store the read benches replay.
+const STORE_RECORDS: usize = 65_536;
+
+/// Samples per bench: ratios are taken between medians, on a noisy machine.
+const SAMPLES: u32 = 500;
+
+/// Ops per sample: fixed, so that every sample holds the same share of sink
+/// clears (write) and batch decodes (read), 4 of each.
+const OPS: u32 = 4096;
+
+/// Times shredding `record` with `converter`, one record per op.
+fn bench_write<C: RecordConverter>(bencher: Bencher, converter: C, record: &C::Record) {
+    let schema = SchemaDescriptor::new(converter.schema().expect("schema"));
+    let mut sink = ColumnSink::new(&schema);
+    sink.record(|s| converter.write(record, s)).expect("the seed record shreds");
+    sink.check().expect("the shredded triplets are consistent");
+    bencher.counter(ItemsCount::new(1usize)).bench_local(|| {
+        if sink.records() >= CLEAR_EVERY {
+            sink.clear();
+        }
+        sink.record(|s| converter.write(black_box(record), s))
+    });
+}
+
+/// The store the read benches replay: the seed record many times, plain encoding.
+fn seed_store() -> MemPageStore {
+    let props = WriterProperties::builder().set_dictionary_enabled(false).build();
+    let mut writer = MemWriter::new(Derived::<Nested>::new(), props).expect("store writer");
+    let record = seed_record();
+    for _ in 0..STORE_RECORDS {
+        writer.write(&record).expect("writing the seed record");
+    }
+    writer.finish().expect("closing the store")
+}
+
+/// Times assembling one record at a time with the readers `open` makes.
+fn bench_read<C: RecordConverter>(bencher: Bencher, open: impl Fn() -> magnolify_parquet::Result<MemReader<C>>) {
+    let mut reader = open().expect("opening the store");
+    bencher.counter(ItemsCount::new(1usize)).bench_local(|| match reader.next() {
+        Some(record) => record,
+        None => {
+            reader = open()?;
+            reader.next().unwrap_or_else(|| Err(magnolify_parquet::Error::WriterState("empty store".into())))
+        }
+    });
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = OPS)]
+fn write_derive(bencher: Bencher) {
+    bench_write(bencher, Derived::<Nested>::new(), &seed_record());
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = OPS)]
+fn write_avro(bencher: Bencher) {
+    let value = nested_value(&seed_record());
+    bench_write(bencher, nested_converter().expect("Avro converter"), &value);
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = OPS)]
+fn read_derive(bencher: Bencher) {
+    let store = seed_store();
+    assert_eq!(store.read::<Nested>().expect("reader").next().transpose().expect("read"), Some(seed_record()));
+    bench_read(bencher, || store.read::<Nested>());
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = OPS)]
+fn read_avro(bencher: Bencher) {
+    let store = seed_store();
+    let converter = nested_converter().expect("Avro converter");
+    let first = store.reader(converter.clone()).expect("reader").next().transpose().expect("read");
+    assert_eq!(first, Some(nested_value(&seed_record())));
+    bench_read(bencher, || store.reader(converter.clone()));
+}

@@ -1,0 +1,66 @@
+//! Writes 10 million generated `Nested` records to a Parquet file (ZSTD) and
+//! prints the largest encoded row group, to check that the writer's memory
+//! stays about one encoded row group whatever the file's size.
+//!
+//! ```text
+//! cargo build --release -p benches --example write_large
+//! /usr/bin/time -v target/release/examples/write_large [PATH] [RECORDS]
+//! ```
+//!
+//! PATH defaults to `write_large.parquet` in the target directory (beside
+//! the binary's `examples/` folder); RECORDS to 10,000,000.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use benches::nested::{stream, Nested};
+use benches::SEED;
+use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
+use magnolify_parquet::ParquetWriter;
+
+const DEFAULT_RECORDS: u64 = 10_000_000;
+
+fn default_path() -> PathBuf {
+    // target/<profile>/examples/write_large → target/write_large.parquet
+    let exe = std::env::current_exe().ok();
+    let target = exe.as_deref().and_then(|p| p.parent()).and_then(|p| p.parent()).and_then(|p| p.parent());
+    target.map_or_else(|| PathBuf::from("write_large.parquet"), |t| t.join("write_large.parquet"))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().map_or_else(default_path, PathBuf::from);
+    let records = match args.next() {
+        Some(n) => n.parse::<u64>()?,
+        None => DEFAULT_RECORDS,
+    };
+    let started = Instant::now();
+    let mut writer =
+        ParquetWriter::<Nested, _>::builder().compression(Compression::ZSTD(ZstdLevel::default())).create(&path)?;
+    for record in stream(SEED).take(records as usize) {
+        writer.write(&record)?;
+    }
+    let meta = writer.close()?;
+    let groups = meta.row_groups();
+    let largest = groups.iter().max_by_key(|g| g.compressed_size());
+    let file_bytes = std::fs::metadata(&path)?.len();
+    println!("path:              {}", path.display());
+    println!("records:           {}", meta.file_metadata().num_rows());
+    println!("row groups:        {}", groups.len());
+    if let Some(g) = largest {
+        println!(
+            "largest row group: {} bytes encoded ({:.1} MiB), {} bytes uncompressed, {} rows",
+            g.compressed_size(),
+            g.compressed_size() as f64 / (1024.0 * 1024.0),
+            g.total_byte_size(),
+            g.num_rows()
+        );
+        println!(
+            "RSS budget:        {:.1} MiB (2 x largest encoded row group + 64 MiB)",
+            (2 * g.compressed_size()) as f64 / (1024.0 * 1024.0) + 64.0
+        );
+    }
+    println!("file size:         {file_bytes} bytes");
+    println!("elapsed:           {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}

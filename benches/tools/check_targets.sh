@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Checks the speed targets on one divan run: ratios of medians taken from the
+# same output (a saved run such as benches/RESULTS.txt, or stdin).
+#   bash benches/tools/check_targets.sh benches/RESULTS.txt
+#   cargo bench -p benches -- --color never | bash benches/tools/check_targets.sh
+# Exits 1 when a target is missed.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+medians="$(mktemp)"
+trap 'rm -f "$medians"' EXIT
+python3 "$here/divan_medians.py" < "${1:-/dev/stdin}" > "$medians"
+python3 "$here/bench_ratios.py" "$medians" \
+  'seed/write_avro:seed/write_derive>=3' \
+  'seed/read_avro:seed/read_derive>=5' \
+  'nested/write_avro:nested/write_derive>=2' \
+  'nested/read_avro:nested/read_derive>=3' \
+  'nested/write_derive:nested/write_columnar<=1.3' \
+  'nested/read_derive:nested/read_columnar<=1.3' \
+  'flat/write_derive:flat/write_columnar<=1.3' \
+  'flat/read_derive:flat/read_columnar<=1.3' \
+  'flat/write_parquet_derive:flat/write_derive_file>=1' \
+  'flat/read_parquet_derive:flat/read_derive_file_required>=1' \
+  'flat/write_arrow:flat/write_derive_file>=1' \
+  'flat/read_arrow:flat/read_derive_file>=1' \
+  'nested/write_arrow:nested/write_derive_file>=1' \
+  'nested/read_arrow:nested/read_derive_file>=1' \
+  'file/write_arrow:file/write_derive>=1' \
+  'file/read_arrow:file/read_derive>=1' \
+  'nested/read_row_api:nested/read_derive_file>=10' \
+  'flat/read_row_api:flat/read_derive_file>=10'
