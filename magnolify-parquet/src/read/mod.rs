@@ -2,6 +2,7 @@
 //! read plan, columns are decoded in batches of whole records into a
 //! [`RecordSource`], and records are assembled from it.
 
+pub(crate) mod batch;
 pub mod resolve;
 mod source;
 

@@ -2,7 +2,7 @@
 //! reads from.
 
 use parquet::column::page::PageReader;
-use parquet::column::reader::{ColumnReader, get_column_reader};
+use parquet::column::reader::{get_column_reader, ColumnReader};
 use parquet::data_type::{ByteArray, FixedLenByteArray, Int96};
 use parquet::schema::types::ColumnDescPtr;
 
@@ -22,6 +22,7 @@ pub(crate) enum Values {
 }
 
 impl Values {
+    #[inline(always)]
     fn len(&self) -> usize {
         match self {
             Values::Bool(v) => v.len(),
@@ -56,7 +57,7 @@ macro_rules! take_value {
     ($(#[$doc:meta])* $name:ident, $t:ty, $variant:ident) => {
         $(#[$doc])*
         /// `Ok(None)` is a null at this level; the cursor moves to the next triplet.
-        #[inline]
+        #[inline(always)]
         pub fn $name(&mut self, cursor: usize) -> Result<Option<$t>> {
             let c = self.cursor_mut(cursor)?;
             if c.next_def()? < c.max_def {
@@ -67,9 +68,9 @@ macro_rules! take_value {
             match &c.values {
                 Values::$variant(v) => match v.get(i) {
                     Some(x) => Ok(Some(x.clone())),
-                    None => Err(Error::corrupt(c.path.clone(), "fewer values than defined levels")),
+                    None => Err(corrupt_cold(&c.path, "fewer values than defined levels")),
                 },
-                _ => Err(Error::corrupt(c.path.clone(), concat!("column is not ", stringify!($variant)))),
+                _ => Err(corrupt_cold(&c.path, concat!("column is not ", stringify!($variant)))),
             }
         }
     };
@@ -103,6 +104,7 @@ impl LeafCursor {
     }
 
     /// Levels in the current batch.
+    #[inline(always)]
     fn len(&self) -> usize {
         if self.max_rep > 0 {
             self.rep.len()
@@ -117,7 +119,7 @@ impl LeafCursor {
     fn next_def(&mut self) -> Result<i16> {
         let i = self.lvl;
         if i >= self.len() {
-            return Err(Error::corrupt(self.path.clone(), "column ended before the other columns of the record"));
+            return Err(corrupt_cold(&self.path, "column ended before the other columns of the record"));
         }
         self.lvl += 1;
         Ok(if self.max_def > 0 { self.def[i] } else { 0 })
@@ -167,15 +169,26 @@ impl LeafCursor {
     /// that assembly can trust them.
     fn check_batch(&self) -> Result<()> {
         if let Some(d) = self.def.iter().find(|d| **d < 0 || **d > self.max_def) {
-            return Err(Error::corrupt(self.path.clone(), format!("definition level {d} outside 0..={}", self.max_def)));
+            return Err(Error::corrupt(
+                self.path.clone(),
+                format!("definition level {d} outside 0..={}", self.max_def),
+            ));
         }
         if let Some(r) = self.rep.iter().find(|r| **r < 0 || **r > self.max_rep) {
-            return Err(Error::corrupt(self.path.clone(), format!("repetition level {r} outside 0..={}", self.max_rep)));
+            return Err(Error::corrupt(
+                self.path.clone(),
+                format!("repetition level {r} outside 0..={}", self.max_rep),
+            ));
+        }
+        // A batch holds whole records, and a record starts at repetition level 0.
+        if let Some(r) = self.rep.first().filter(|r| **r != 0) {
+            return Err(Error::corrupt(self.path.clone(), format!("a record starts at repetition level {r}, not 0")));
         }
         if self.max_def > 0 && self.max_rep > 0 && self.def.len() != self.rep.len() {
             return Err(Error::corrupt(self.path.clone(), "as many definition as repetition levels expected"));
         }
-        let defined = if self.max_def > 0 { self.def.iter().filter(|d| **d == self.max_def).count() } else { self.len() };
+        let defined =
+            if self.max_def > 0 { self.def.iter().filter(|d| **d == self.max_def).count() } else { self.len() };
         if defined != self.values.len() {
             return Err(Error::corrupt(
                 self.path.clone(),
@@ -210,9 +223,7 @@ impl RecordSource {
     #[inline(always)]
     fn cursor_mut(&mut self, cursor: usize) -> Result<&mut LeafCursor> {
         let n = self.cursors.len();
-        self.cursors
-            .get_mut(cursor)
-            .ok_or_else(|| Error::corrupt(format!("#{cursor}"), format!("no cursor {cursor}: {n} columns are read")))
+        self.cursors.get_mut(cursor).ok_or_else(|| no_cursor(cursor, n))
     }
 
     /// Index of the record being assembled, from the start of the file.
@@ -232,13 +243,12 @@ impl RecordSource {
 
     /// The (repetition, definition) levels of the next triplet of `cursor`;
     /// `(0, 0)` at the end of the batch, which is a record boundary.
-    #[inline]
+    #[inline(always)]
     pub fn peek(&self, cursor: usize) -> (i16, i16) {
         match self.cursors.get(cursor) {
-            Some(c) if c.lvl < c.len() => (
-                if c.max_rep > 0 { c.rep[c.lvl] } else { 0 },
-                if c.max_def > 0 { c.def[c.lvl] } else { 0 },
-            ),
+            Some(c) if c.lvl < c.len() => {
+                (if c.max_rep > 0 { c.rep[c.lvl] } else { 0 }, if c.max_def > 0 { c.def[c.lvl] } else { 0 })
+            }
             _ => (0, 0),
         }
     }
@@ -308,11 +318,11 @@ impl RecordSource {
         let bytes = match &c.values {
             Values::Bytes(v) => v.get(i).map(|b| b.data()),
             Values::Fixed(v) => v.get(i).map(|b| b.data()),
-            _ => return Err(Error::corrupt(c.path.clone(), "column does not hold bytes")),
+            _ => return Err(corrupt_cold(&c.path, "column does not hold bytes")),
         };
         match bytes {
             Some(b) => Ok(Some(f(b))),
-            None => Err(Error::corrupt(c.path.clone(), "fewer values than defined levels")),
+            None => Err(corrupt_cold(&c.path, "fewer values than defined levels")),
         }
     }
 
@@ -352,4 +362,19 @@ impl RecordSource {
             None => Ok(()),
         }
     }
+}
+
+// Error construction stays out of line: the take functions are inlined into
+// every field's assembly code, and only their fast path belongs there.
+
+#[cold]
+#[inline(never)]
+fn corrupt_cold(path: &str, message: &str) -> Error {
+    Error::corrupt(path.to_owned(), message)
+}
+
+#[cold]
+#[inline(never)]
+fn no_cursor(cursor: usize, read: usize) -> Error {
+    Error::corrupt(format!("#{cursor}"), format!("no cursor {cursor}: {read} columns are read"))
 }

@@ -1,0 +1,195 @@
+//! Readers and writers move between threads, and the row groups of one file
+//! can be read in parallel (`ParquetReader::only_row_group`), giving the
+//! same records as one sequential read.
+#![forbid(unsafe_code)]
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::PathBuf;
+
+use apache_avro::types::Value;
+use avro_baseline::{AvroConverter, AvroOptions};
+use bytes::Bytes;
+use magnolify_parquet::file::AtomicFile;
+use magnolify_parquet::mem::MemPageStore;
+use magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader;
+use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Leg {
+    from: String,
+    minutes: Option<u32>,
+}
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Trip {
+    id: u64,
+    rider: Option<String>,
+    legs: Vec<Leg>,
+    fares: BTreeMap<String, i64>,
+    notes: Option<Vec<Option<String>>>,
+}
+
+fn assert_send<T: Send>() {}
+
+// Checked when the test compiles: readers over memory and files, through the
+// derive and the Avro baseline, and writers over every sink, are `Send`.
+const _: fn() = || {
+    assert_send::<ParquetReader<Trip, Bytes>>();
+    assert_send::<ParquetReader<Trip, File>>();
+    assert_send::<ParquetReader<Value, Bytes, AvroConverter>>();
+    assert_send::<ParquetWriter<Trip, Vec<u8>>>();
+    assert_send::<ParquetWriter<Trip, File>>();
+    assert_send::<ParquetWriter<Trip, AtomicFile>>();
+    assert_send::<ParquetWriter<Value, Vec<u8>, AvroConverter>>();
+    assert_send::<MemPageStore>();
+};
+
+fn trips(n: u64) -> Vec<Trip> {
+    (0..n)
+        .map(|id| Trip {
+            id,
+            rider: (id % 5 != 0).then(|| format!("rider {}", id % 17)),
+            legs: (0..id % 4)
+                .map(|k| Leg { from: format!("stop {k}"), minutes: (k % 2 == 0).then_some(k as u32 * 7) })
+                .collect(),
+            fares: (0..id % 3).map(|k| (format!("zone {k}"), (id * 100 + k) as i64)).collect(),
+            notes: (id % 4 != 1).then(|| (0..id % 3).map(|k| (k != 1).then(|| format!("n{k}"))).collect()),
+        })
+        .collect()
+}
+
+/// A file of `records` in row groups of 37 records.
+fn file_of(records: &[Trip]) -> Bytes {
+    let mut w = ParquetWriter::<Trip, Vec<u8>>::builder()
+        .max_row_group_rows(37)
+        .data_page_rows(10)
+        .build(Vec::new())
+        .expect("writer");
+    w.write_all(records).expect("write");
+    Bytes::from(w.into_inner().expect("close"))
+}
+
+fn groups_of(file: &Bytes) -> usize {
+    ParquetMetaDataReader::new().parse_and_finish(file).expect("metadata").num_row_groups()
+}
+
+#[test]
+fn row_groups_read_in_parallel_give_the_sequential_records() {
+    let records = trips(1000);
+    let file = file_of(&records);
+    let groups = groups_of(&file);
+    assert_eq!(groups, 28);
+
+    let sequential: Vec<Trip> =
+        ParquetReader::<Trip, _>::new(file.clone()).expect("open").collect::<Result<_, _>>().expect("read");
+    assert_eq!(sequential, records);
+
+    let parts: Vec<Vec<Trip>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..groups)
+            .map(|i| {
+                let file = file.clone();
+                scope.spawn(move || {
+                    let reader =
+                        ParquetReader::<Trip, _>::new(file).expect("open").only_row_group(i).expect("row group");
+                    reader.collect::<Result<Vec<_>, _>>().expect("read row group")
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("thread")).collect()
+    });
+    assert!(
+        parts.iter().take(groups - 1).all(|p| p.len() == 37),
+        "{:?}",
+        parts.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    assert_eq!(parts.concat(), sequential);
+}
+
+#[test]
+fn row_groups_of_a_file_on_disk_read_in_parallel() {
+    let records = trips(300);
+    let path: PathBuf = std::env::temp_dir().join(format!("magnolify-threads-{}.parquet", std::process::id()));
+    std::fs::write(&path, file_of(&records)).expect("write");
+    let groups =
+        ParquetReader::<Trip, _>::new(File::open(&path).expect("open")).expect("reader").metadata().num_row_groups();
+    // Four workers, each taking every fourth row group, each with its own handle.
+    let mut parts: Vec<(usize, Vec<Trip>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|worker| {
+                let path = &path;
+                scope.spawn(move || {
+                    (worker..groups)
+                        .step_by(4)
+                        .map(|i| {
+                            let reader = ParquetReader::<Trip, _>::new(File::open(path).expect("open"))
+                                .expect("reader")
+                                .only_row_group(i)
+                                .expect("row group");
+                            (i, reader.collect::<Result<Vec<_>, _>>().expect("read"))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("thread")).collect()
+    });
+    parts.sort_by_key(|(i, _)| *i);
+    assert_eq!(parts.len(), groups);
+    assert_eq!(parts.into_iter().flat_map(|(_, p)| p).collect::<Vec<_>>(), records);
+    std::fs::remove_file(&path).expect("cleanup");
+}
+
+#[test]
+fn the_avro_converter_reads_row_groups_in_parallel() {
+    let records = trips(200);
+    let file = file_of(&records);
+    let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).expect("metadata");
+    let converter = AvroConverter::for_file(&metadata, AvroOptions::default()).expect("converter");
+    let sequential: Vec<Value> = ParquetReader::with_converter(converter.clone(), file.clone())
+        .expect("open")
+        .collect::<Result<_, _>>()
+        .expect("read");
+    assert_eq!(sequential.len(), 200);
+    let parallel: Vec<Vec<Value>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..metadata.num_row_groups())
+            .map(|i| {
+                let (converter, file) = (converter.clone(), file.clone());
+                scope.spawn(move || {
+                    ParquetReader::with_converter(converter, file)
+                        .expect("open")
+                        .only_row_group(i)
+                        .expect("row group")
+                        .collect::<Result<Vec<_>, _>>()
+                        .expect("read")
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("thread")).collect()
+    });
+    assert_eq!(parallel.concat(), sequential);
+}
+
+#[test]
+fn a_writer_moves_to_another_thread_and_back() {
+    let records = trips(120);
+    let mut w = ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(50).build(Vec::new()).expect("writer");
+    w.write_all(&records[..60]).expect("first half");
+    let w = std::thread::spawn(move || {
+        let mut w = w;
+        w.write_all(&records[60..]).expect("second half");
+        w
+    })
+    .join()
+    .expect("thread");
+    let file = Bytes::from(w.into_inner().expect("close"));
+    let back: Vec<Trip> = ParquetReader::<Trip, _>::new(file).expect("open").collect::<Result<_, _>>().expect("read");
+    assert_eq!(back, trips(120));
+}
+
+#[test]
+fn a_row_group_out_of_range_is_an_error() {
+    let file = file_of(&trips(40));
+    let err = ParquetReader::<Trip, _>::new(file).expect("open").only_row_group(2).err().expect("only two row groups");
+    assert!(err.to_string().contains("row group 2 requested, the file has 2"), "{err}");
+}
