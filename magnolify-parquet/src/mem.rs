@@ -11,6 +11,8 @@ use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::schema::types::SchemaDescriptor;
 
 use crate::error::Result;
+use crate::file::reader::assemble_until_error;
+use crate::read::batch::Batch;
 use crate::read::RecordSource;
 use crate::record::{descriptor, Derived, ParquetRecord, RecordConverter};
 use crate::write::{ColumnSink, ColumnWriters};
@@ -217,9 +219,8 @@ pub struct MemReader<C: RecordConverter> {
     converter: C,
     plan: C::ReadPlan,
     source: RecordSource,
-    batch: VecDeque<C::Record>,
+    batch: Batch<C::Record>,
     batch_size: usize,
-    done: bool,
 }
 
 impl<C: RecordConverter> MemReader<C> {
@@ -230,16 +231,18 @@ impl<C: RecordConverter> MemReader<C> {
             let pages = store.columns.get(columns[i]).cloned().unwrap_or_default();
             Ok(Box::new(MemPageReader { pages: pages.into() }) as Box<dyn PageReader>)
         })?;
-        Ok(MemReader { converter, plan, source, batch: VecDeque::new(), batch_size, done: false })
+        Ok(MemReader { converter, plan, source, batch: Batch::new(), batch_size })
     }
 
     fn load(&mut self) -> Result<()> {
         let n = self.source.fill(self.batch_size)?;
         if n == 0 {
-            self.done = true;
+            self.batch.done = true;
             return Ok(());
         }
-        crate::file::reader::assemble(&self.converter, &self.plan, &mut self.source, n, &mut self.batch)
+        let (converter, plan, source) = (&self.converter, &self.plan, &mut self.source);
+        self.batch.pending = assemble_until_error(converter, plan, source, n, &mut self.batch.records);
+        Ok(())
     }
 }
 
@@ -247,16 +250,10 @@ impl<C: RecordConverter> Iterator for MemReader<C> {
     type Item = Result<C::Record>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(r) = self.batch.pop_front() {
-            return Some(Ok(r));
+        if let Some(answer) = self.batch.ready() {
+            return answer;
         }
-        if self.done {
-            return None;
-        }
-        if let Err(e) = self.load() {
-            self.done = true;
-            return Some(Err(e));
-        }
-        self.batch.pop_front().map(Ok)
+        let loaded = self.load();
+        self.batch.after_load(loaded)
     }
 }
