@@ -39,6 +39,17 @@ pub(crate) fn decimal_bytes(decimal: &Decimal, fixed: Option<usize>) -> Result<V
     }
 }
 
+/// Checks that unscaled big-endian two's-complement `bytes` hold at most
+/// `precision` digits, as the Parquet DECIMAL column declares.
+pub(crate) fn check_precision(bytes: &[u8], precision: usize) -> Result<(), String> {
+    let unscaled = num_bigint::BigInt::from_signed_bytes_be(bytes);
+    let digits = unscaled.magnitude().to_string().len();
+    if digits > precision {
+        return Err(format!("unscaled value {unscaled} has {digits} digits, more than the precision {precision}"));
+    }
+    Ok(())
+}
+
 /// A decimal from unscaled big-endian bytes, sign-extended to `fixed` when given.
 pub(crate) fn decimal_from(bytes: &[u8], fixed: Option<usize>) -> Result<Decimal, String> {
     match fixed {

@@ -154,7 +154,12 @@ impl AvroConverter {
         });
         match stored {
             Some((key, json)) => {
-                let schema = Schema::parse_str(json)
+                // apache-avro 0.21 panics on some invalid names (avro-rs #496):
+                // a footer is input, so that must be an error.
+                let schema = std::panic::catch_unwind(|| Schema::parse_str(json))
+                    .map_err(|_| {
+                        error::schema_error(key, "the footer's Avro schema is invalid (apache-avro panicked on it)")
+                    })?
                     .map_err(|e| error::schema_error(key, format!("the footer's Avro schema is invalid: {e}")))?;
                 Self::new(schema, options)
             }

@@ -11,7 +11,7 @@ use apache_avro::types::Value;
 use magnolify_parquet::write::{ColumnSink, WriteAt};
 use magnolify_parquet::Result;
 
-use crate::bytes::{big_decimal_bytes, decimal_bytes};
+use crate::bytes::{big_decimal_bytes, check_precision, decimal_bytes};
 use crate::error::{mismatch, value_error};
 use crate::plan::{Kind, Leaf, Node, Nullable, Record, Union};
 use crate::AvroOptions;
@@ -256,12 +256,19 @@ fn write_other_leaf(node: &Node, leaf: &Leaf, value: &Value, sink: &mut ColumnSi
             }
             sink.push_bytes(at, b)
         }
-        (Leaf::Decimal { fixed, .. }, Value::Decimal(d)) => {
+        (Leaf::Decimal { fixed, precision, .. }, Value::Decimal(d)) => {
             let bytes = decimal_bytes(d, *fixed).map_err(|e| value_error(path, e))?;
+            check_precision(&bytes, *precision).map_err(|e| value_error(path, e))?;
             sink.push_bytes(at, &bytes)
         }
-        (Leaf::Decimal { fixed: None, .. }, Value::Bytes(b)) => sink.push_bytes(at, b),
-        (Leaf::Decimal { fixed: Some(size), .. }, Value::Fixed(_, b)) if b.len() == *size => sink.push_bytes(at, b),
+        (Leaf::Decimal { fixed: None, precision, .. }, Value::Bytes(b)) => {
+            check_precision(b, *precision).map_err(|e| value_error(path, e))?;
+            sink.push_bytes(at, b)
+        }
+        (Leaf::Decimal { fixed: Some(size), precision, .. }, Value::Fixed(_, b)) if b.len() == *size => {
+            check_precision(b, *precision).map_err(|e| value_error(path, e))?;
+            sink.push_bytes(at, b)
+        }
         (Leaf::BigDecimal, Value::BigDecimal(d)) => {
             let mut bytes = Vec::new();
             big_decimal_bytes(d, &mut bytes);
