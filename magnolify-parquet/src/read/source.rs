@@ -46,6 +46,8 @@ pub(crate) struct LeafCursor {
     pub(crate) lvl: usize,
     /// Next dense value to read.
     pub(crate) val: usize,
+    /// Levels (triplets) in the current batch.
+    levels: usize,
     pub(crate) max_def: i16,
     pub(crate) max_rep: i16,
     pub(crate) path: String,
@@ -95,6 +97,7 @@ impl LeafCursor {
             values,
             lvl: 0,
             val: 0,
+            levels: 0,
             max_def: descr.max_def_level(),
             max_rep: descr.max_rep_level(),
             path: descr.path().string(),
@@ -103,9 +106,13 @@ impl LeafCursor {
         }
     }
 
-    /// Levels in the current batch.
+    /// Levels in the current batch (cached in `levels` once decoded).
     #[inline(always)]
     fn len(&self) -> usize {
+        self.levels
+    }
+
+    fn count_levels(&self) -> usize {
         if self.max_rep > 0 {
             self.rep.len()
         } else if self.max_def > 0 {
@@ -121,8 +128,10 @@ impl LeafCursor {
         if i >= self.len() {
             return Err(corrupt_cold(&self.path, "column ended before the other columns of the record"));
         }
-        self.lvl += 1;
-        Ok(if self.max_def > 0 { self.def[i] } else { 0 })
+        self.lvl = i + 1;
+        // A column without definition levels has an empty `def`: one bounds
+        // check answers both "which level" and "is there one".
+        Ok(self.def.get(i).copied().unwrap_or(0))
     }
 
     /// Starts reading a new column chunk.
@@ -136,6 +145,7 @@ impl LeafCursor {
         self.rep.clear();
         self.lvl = 0;
         self.val = 0;
+        self.levels = 0;
         let def = (self.max_def > 0).then_some(&mut self.def);
         let rep = (self.max_rep > 0).then_some(&mut self.rep);
         macro_rules! read {
@@ -161,6 +171,7 @@ impl LeafCursor {
             FixedLenByteArrayColumnReader => Fixed
         );
         let (n, _, _) = read.map_err(|e| Error::parquet_at(self.path.clone(), e))?;
+        self.levels = self.count_levels();
         self.check_batch()?;
         Ok(n)
     }
@@ -245,11 +256,12 @@ impl RecordSource {
     /// `(0, 0)` at the end of the batch, which is a record boundary.
     #[inline(always)]
     pub fn peek(&self, cursor: usize) -> (i16, i16) {
+        // Columns without repetition or definition levels keep those vectors
+        // empty, and past the batch's end both are exhausted: either way the
+        // answer is 0, which `get` gives without a branch on the maxima.
         match self.cursors.get(cursor) {
-            Some(c) if c.lvl < c.len() => {
-                (if c.max_rep > 0 { c.rep[c.lvl] } else { 0 }, if c.max_def > 0 { c.def[c.lvl] } else { 0 })
-            }
-            _ => (0, 0),
+            Some(c) => (c.rep.get(c.lvl).copied().unwrap_or(0), c.def.get(c.lvl).copied().unwrap_or(0)),
+            None => (0, 0),
         }
     }
 
