@@ -221,6 +221,9 @@ pub struct MemReader<C: RecordConverter> {
     source: RecordSource,
     batch: Batch<C::Record>,
     batch_size: usize,
+    /// Records still to read when the type reads no column at all (none of
+    /// its fields is in the store): they are counted, not decoded.
+    columnless: Option<usize>,
 }
 
 impl<C: RecordConverter> MemReader<C> {
@@ -231,11 +234,19 @@ impl<C: RecordConverter> MemReader<C> {
             let pages = store.columns.get(columns[i]).cloned().unwrap_or_default();
             Ok(Box::new(MemPageReader { pages: pages.into() }) as Box<dyn PageReader>)
         })?;
-        Ok(MemReader { converter, plan, source, batch: Batch::new(), batch_size })
+        let columnless = columns.is_empty().then_some(store.rows);
+        Ok(MemReader { converter, plan, source, batch: Batch::new(), batch_size, columnless })
     }
 
     fn load(&mut self) -> Result<()> {
-        let n = self.source.fill(self.batch_size)?;
+        let n = match &mut self.columnless {
+            Some(left) => {
+                let n = (*left).min(self.batch_size);
+                *left -= n;
+                n
+            }
+            None => self.source.fill(self.batch_size)?,
+        };
         if n == 0 {
             self.batch.done = true;
             return Ok(());

@@ -949,3 +949,39 @@ fn map_and_list_of_other_primitives() {
     assert_eq!(w.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), [0.5f64.to_bits(), (-0.0f64).to_bits()]);
     assert_eq!(got[1], Flags { flags: BTreeMap::new(), weights: None, big: vec![i64::MAX] });
 }
+
+/// A type none of whose fields is in the file reads no column, and still gets
+/// one record per row of the file (each of missing values), across row
+/// groups, from files and from the store.
+#[test]
+fn a_type_with_no_field_in_the_file_reads_one_record_per_row() {
+    #[derive(ParquetType, Debug, PartialEq, Clone)]
+    struct Written {
+        id: u32,
+        name: String,
+    }
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct OnlyNew {
+        comment: Option<String>,
+        tags: Vec<String>,
+        #[parquet(default)]
+        score: i64,
+    }
+    let rows: Vec<Written> = (0..7).map(|id| Written { id, name: format!("n{id}") }).collect();
+    let mut writer =
+        magnolify_parquet::ParquetWriter::<Written, _>::builder().max_row_group_rows(3).build(Vec::new()).unwrap();
+    writer.write_all(&rows).unwrap();
+    let file = bytes::Bytes::from(writer.into_inner().unwrap());
+    let empty = || OnlyNew { comment: None, tags: vec![], score: 0 };
+
+    let reader = magnolify_parquet::ParquetReader::<OnlyNew, _>::new(file).unwrap().with_batch_size(2);
+    assert_eq!(reader.metadata().num_row_groups(), 3);
+    assert!(reader.projected_columns().is_empty());
+    let got: Vec<OnlyNew> = reader.collect::<Result<_, _>>().unwrap();
+    assert_eq!(got, (0..7).map(|_| empty()).collect::<Vec<_>>());
+
+    let store = magnolify_parquet::mem::MemPageStore::write_all::<Written>(&rows).unwrap();
+    let got: Vec<OnlyNew> = store.read::<OnlyNew>().unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(got.len(), 7);
+    assert!(got.iter().all(|r| *r == empty()));
+}

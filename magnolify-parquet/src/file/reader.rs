@@ -261,7 +261,14 @@ impl<T, R: ChunkReader + 'static, C: RecordConverter<Record = T>> ParquetReader<
                     counter.store(0, Ordering::Relaxed);
                 }
                 let (source, size) = (&mut self.source, self.batch_size);
-                let n = no_panic(None, || source.fill(size))? as u64;
+                let n = if self.columns.is_empty() {
+                    // A type none of whose fields is in the file reads no
+                    // column: it still has one record per row, each made of
+                    // missing values, counted from the row group's metadata.
+                    (rows - records).min(size as u64)
+                } else {
+                    no_panic(None, || source.fill(size))? as u64
+                };
                 let records = records + n;
                 // With no column read there is nothing to count records by.
                 if !self.columns.is_empty() && (records > rows || (n == 0 && records != rows)) {
