@@ -13,7 +13,7 @@ mod resolve;
 use std::collections::HashMap;
 
 use apache_avro::types::Value;
-use magnolify_parquet::read::RecordSource;
+use magnolify_parquet::read::{ListLevels, Presence, RecordSource};
 use magnolify_parquet::Result;
 
 pub(crate) use resolve::resolve;
@@ -63,64 +63,6 @@ pub(crate) enum MapValues {
     Const(Value),
 }
 
-/// The cursors of an optional node and the definition level at which it is present.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Presence {
-    pub(crate) first: usize,
-    pub(crate) count: usize,
-    pub(crate) def: i16,
-}
-
-impl Presence {
-    #[inline]
-    fn present(&self, src: &RecordSource) -> bool {
-        src.peek(self.first).1 >= self.def
-    }
-
-    #[inline]
-    fn skip(&self, src: &mut RecordSource) -> Result<()> {
-        src.skip(self.first, self.count, self.def)
-    }
-}
-
-/// A list in the file, whatever its layout: empty when the first cursor's
-/// next definition level is below `def`, null when below `null_def`; another
-/// element follows while the next repetition level is `rep`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ListLevels {
-    pub(crate) first: usize,
-    pub(crate) count: usize,
-    pub(crate) null_def: i16,
-    pub(crate) def: i16,
-    pub(crate) rep: i16,
-}
-
-impl ListLevels {
-    /// Calls `element` once per element.
-    #[inline]
-    fn read(&self, src: &mut RecordSource, mut element: impl FnMut(&mut RecordSource) -> Result<()>) -> Result<()> {
-        let d = src.peek(self.first).1;
-        if d < self.def {
-            if d < self.null_def {
-                return Err(src.null_error(self.first));
-            }
-            return src.skip(self.first, self.count, self.def);
-        }
-        loop {
-            element(src)?;
-            let r = src.peek(self.first).0;
-            if r < self.rep {
-                return Ok(());
-            }
-            if r > self.rep {
-                return Err(
-                    src.corrupt(self.first, format!("repetition level {r} where at most {} can follow", self.rep))
-                );
-            }
-        }
-    }
-}
-
 /// A record: its fields in Avro order.
 #[derive(Debug)]
 pub(crate) struct RRecord {
@@ -157,7 +99,7 @@ pub(crate) fn read(node: &RNode, src: &mut RecordSource) -> Result<Value> {
             Ok(Value::Record(fields))
         }
         RNode::Nullable { null, value, presence, inner } => match presence {
-            Some(p) if !p.present(src) => {
+            Some(p) if !p.is_present(src) => {
                 p.skip(src)?;
                 Ok(Value::Union(*null, Box::new(Value::Null)))
             }
@@ -199,7 +141,7 @@ fn read_union(u: &RUnion, src: &mut RecordSource) -> Result<Value> {
         None => Err(src.null_error(u.cursor)),
     };
     if let Some(p) = &u.presence {
-        if !p.present(src) {
+        if !p.is_present(src) {
             p.skip(src)?;
             return absent(src);
         }
@@ -207,7 +149,7 @@ fn read_union(u: &RUnion, src: &mut RecordSource) -> Result<Value> {
     let mut found = None;
     for (branch, presence, node) in &u.members {
         match presence {
-            Some(p) if !p.present(src) => p.skip(src)?,
+            Some(p) if !p.is_present(src) => p.skip(src)?,
             _ => {
                 let v = read(node, src)?;
                 if found.is_some() {

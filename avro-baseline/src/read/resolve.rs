@@ -5,10 +5,10 @@
 
 use apache_avro::types::Value;
 use magnolify_parquet::parquet::basic::{Repetition, Type as Physical};
-use magnolify_parquet::read::{list_shape, map_shape, FileNode, Resolver};
+use magnolify_parquet::read::{list_shape, map_shape, FileNode, ListLevels, Presence, Resolver};
 use magnolify_parquet::Result;
 
-use super::{leaf, ListLevels, MapValues, Presence, RNode, RRecord, RUnion};
+use super::{leaf, MapValues, RNode, RRecord, RUnion};
 use crate::plan::{Field, Kind, Node, Union};
 
 /// The read plan of `node` over the file's `file` node.
@@ -50,13 +50,7 @@ pub(crate) fn resolve(node: &Node, file: &FileNode<'_>, resolver: &mut Resolver<
             let shape = list_shape(file)?;
             let first = resolver.cursors();
             let items = resolve(items, &shape.element, resolver)?;
-            let levels = ListLevels {
-                first,
-                count: count(file, first, resolver)?,
-                null_def: shape.null_def,
-                def: shape.repeated.def(),
-                rep: shape.repeated.rep(),
-            };
+            let levels = ListLevels::since(file, shape.null_def, &shape.repeated, first, resolver)?;
             Ok(RNode::Array { levels, items: Box::new(items) })
         }
         Kind::Map(values) => {
@@ -76,13 +70,7 @@ pub(crate) fn resolve(node: &Node, file: &FileNode<'_>, resolver: &mut Resolver<
                     return Err(file.error("the map has no values in the file, and the Avro values are not nullable"))
                 }
             };
-            let levels = ListLevels {
-                first,
-                count: count(file, first, resolver)?,
-                null_def: shape.null_def,
-                def: shape.repeated.def(),
-                rep: shape.repeated.rep(),
-            };
+            let levels = ListLevels::since(file, shape.null_def, &shape.repeated, first, resolver)?;
             Ok(RNode::Map { levels, key, values })
         }
         Kind::Union(u) => {
@@ -149,15 +137,6 @@ fn not_repeated(file: &FileNode<'_>, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// The cursors a node chose from `first`: there must be at least one, or its
-/// presence (or length) cannot be read.
-fn count(file: &FileNode<'_>, first: usize, resolver: &Resolver<'_>) -> Result<usize> {
-    match resolver.cursors() - first {
-        0 => Err(file.error(format!("none of this node's fields are in the file ({})", file.field_names()))),
-        n => Ok(n),
-    }
-}
-
 fn presence(file: &FileNode<'_>, first: usize, resolver: &Resolver<'_>) -> Result<Presence> {
-    Ok(Presence { first, count: count(file, first, resolver)?, def: file.def() })
+    Presence::since(file, first, resolver, file.def())
 }

@@ -3,8 +3,10 @@
 //! [`RecordSource`], and records are assembled from it.
 
 pub(crate) mod batch;
+mod levels;
 pub mod resolve;
 mod source;
 
+pub use levels::{ListLevels, Presence};
 pub use resolve::{list_shape, map_shape, FileNode, ListShape, MapShape, Resolver};
 pub use source::RecordSource;

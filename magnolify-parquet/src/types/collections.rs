@@ -11,31 +11,17 @@ use super::Slot;
 use crate::error::{Error, Result};
 use crate::field::ParquetField;
 use crate::options::FieldOptions;
-use crate::read::{list_shape, map_shape, FileNode, RecordSource, Resolver};
+use crate::read::{list_shape, map_shape, FileNode, ListLevels, Presence, RecordSource, Resolver};
 use crate::schema;
 use crate::write::{ColumnSink, WriteAt};
 
-/// The plan of an `Option<T>`: the node is absent when the first cursor's
-/// next definition level is below `def`.
+/// The plan of an `Option<T>`: where its presence is read, and the inner
+/// type's plan (`None` for a column annotated UNKNOWN, Arrow's Null type:
+/// every value is null, whatever the Rust type).
 #[derive(Clone, Debug)]
 pub struct OptionPlan<P> {
-    first: usize,
-    count: usize,
-    def: i16,
-    /// `None` for a column annotated UNKNOWN (Arrow's Null type): every
-    /// value is null, whatever the Rust type.
+    presence: Presence,
     inner: Option<P>,
-}
-
-/// The cursors `resolve` chose: the range every absent node skips.
-fn cursor_range(resolver: &Resolver<'_>, start: usize, node: &FileNode<'_>) -> Result<usize> {
-    match resolver.cursors() - start {
-        0 => Err(node.error(format!(
-            "none of the fields of this node exist in the file ({}): its presence cannot be read",
-            node.field_names()
-        ))),
-        n => Ok(n),
-    }
 }
 
 impl<T: ParquetField> ParquetField for Option<T> {
@@ -65,7 +51,7 @@ impl<T: ParquetField> ParquetField for Option<T> {
             // Always null: read the levels only, a value there is corruption.
             super::not_repeated(node, "an optional value")?;
             resolver.leaf(node)?;
-            return Ok(OptionPlan { first, count: 1, def: node.def(), inner: None });
+            return Ok(OptionPlan { presence: Presence::since(node, first, resolver, node.def())?, inner: None });
         }
         // A bare repeated field (1-level list) is never null: the inner type
         // (a list) takes the node as it is, and the option is always present.
@@ -74,16 +60,15 @@ impl<T: ParquetField> ParquetField for Option<T> {
         } else {
             (T::resolve(&node.as_required(), opts, resolver)?, node.def())
         };
-        let count = cursor_range(resolver, first, node)?;
-        Ok(OptionPlan { first, count, def, inner: Some(inner) })
+        Ok(OptionPlan { presence: Presence::since(node, first, resolver, def)?, inner: Some(inner) })
     }
 
     #[inline]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
         match &plan.inner {
-            Some(inner) if src.peek(plan.first).1 >= plan.def => T::read(inner, src).map(Some),
+            Some(inner) if plan.presence.is_present(src) => T::read(inner, src).map(Some),
             _ => {
-                src.skip(plan.first, plan.count, plan.def)?;
+                plan.presence.skip(src)?;
                 Ok(None)
             }
         }
@@ -165,46 +150,22 @@ impl<T: ListElement> ListElement for Vec<T> {}
 impl<K: ParquetField + Eq + Hash, V: ParquetField, S: BuildHasher + Default> ListElement for HashMap<K, V, S> {}
 impl<K: ParquetField + Ord, V: ParquetField> ListElement for BTreeMap<K, V> {}
 
-/// The plan of a list: empty when the first cursor's next definition level
-/// is below `def`, null when below `null_def`; a further element follows
-/// while the next repetition level equals `rep`.
+/// The plan of a list (or map): its levels, and the element's plan.
 #[derive(Clone, Debug)]
 pub struct ListPlan<P> {
-    first: usize,
-    count: usize,
-    null_def: i16,
-    def: i16,
-    rep: i16,
+    levels: ListLevels,
     element: P,
 }
 
 impl<P> ListPlan<P> {
-    /// Reads a list, pushing each element assembled by `element`.
+    /// Reads a list, calling `element` with the element's plan once per element.
     #[inline]
     pub fn read_with(
         &self,
         src: &mut RecordSource,
         mut element: impl FnMut(&P, &mut RecordSource) -> Result<()>,
     ) -> Result<()> {
-        let d = src.peek(self.first).1;
-        if d < self.def {
-            if d < self.null_def {
-                return Err(src.null_error(self.first));
-            }
-            return src.skip(self.first, self.count, self.def);
-        }
-        loop {
-            element(&self.element, src)?;
-            let r = src.peek(self.first).0;
-            if r < self.rep {
-                return Ok(());
-            }
-            if r > self.rep {
-                return Err(
-                    src.corrupt(self.first, format!("repetition level {r} where at most {} can follow", self.rep))
-                );
-            }
-        }
+        self.levels.read(src, |src| element(&self.element, src))
     }
 }
 
@@ -217,15 +178,8 @@ fn resolve_list<P>(
     let shape = list_shape(node)?;
     let first = resolver.cursors();
     let element = element(&shape.element, resolver)?;
-    let count = cursor_range(resolver, first, node)?;
-    Ok(ListPlan {
-        first,
-        count,
-        null_def: shape.null_def,
-        def: shape.repeated.def(),
-        rep: shape.repeated.rep(),
-        element,
-    })
+    let levels = ListLevels::since(node, shape.null_def, &shape.repeated, first, resolver)?;
+    Ok(ListPlan { levels, element })
 }
 
 impl<T: ListElement> ParquetField for Vec<T> {
@@ -316,15 +270,8 @@ fn resolve_map<K: ParquetField, V: ParquetField>(
         None if V::missing().is_some() => Slot::Missing,
         None => return Err(node.error("the map has no values in the file, and the value type is not optional")),
     };
-    let count = cursor_range(resolver, first, node)?;
-    Ok(ListPlan {
-        first,
-        count,
-        null_def: shape.null_def,
-        def: shape.repeated.def(),
-        rep: shape.repeated.rep(),
-        element: (key, value),
-    })
+    let levels = ListLevels::since(node, shape.null_def, &shape.repeated, first, resolver)?;
+    Ok(ListPlan { levels, element: (key, value) })
 }
 
 #[inline]
