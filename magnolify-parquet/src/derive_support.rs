@@ -8,19 +8,20 @@ use parquet::schema::types::Type;
 
 use crate::error::{Error, Result};
 use crate::field::ParquetField;
-use crate::read::{FileNode, RecordSource, Resolver};
+use crate::read::{FileNode, GroupStart, NullCheck, RecordSource, Resolver};
 use crate::schema;
 use crate::types::{LeafPlan, Slot};
 use crate::write::ColumnSink;
 
-/// Checks that `node` can hold a struct, and returns the null check the
-/// struct needs when the file has the group optional and the type does not.
-pub fn struct_start(node: &FileNode<'_>, resolver: &Resolver<'_>) -> Result<Option<(usize, i16)>> {
+/// Checks that `node` can hold a struct and starts resolving it; the
+/// returned [`GroupStart`] gives the struct's null check once its fields are
+/// resolved.
+pub fn struct_start(node: &FileNode<'_>, resolver: &Resolver<'_>) -> Result<GroupStart> {
     if !node.is_group() {
         return Err(node.error(format!("expected a group (struct), found {}", node.describe())));
     }
     crate::types::not_repeated(node, "a struct")?;
-    Ok((node.repetition() == Repetition::OPTIONAL).then_some((resolver.cursors(), node.def())))
+    Ok(NullCheck::begin(node, resolver))
 }
 
 /// The slot of a field absent from the file: fine when the type has a

@@ -40,14 +40,14 @@ macro_rules! record {
             }
 
             fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
-                let null_check = magnolify_parquet::__private::struct_start(node, resolver)?;
+                let start = magnolify_parquet::__private::struct_start(node, resolver)?;
                 let mut fields = Vec::new();
                 $(
                     let child = node.child($name).ok_or_else(|| node.error(concat!("no field ", $name)))?;
                     let plan = <$ty>::resolve(&child, &REPEATED, resolver)?;
                     fields.push(Slot::Read(Box::new(plan) as Box<dyn std::any::Any + Send + Sync>));
                 )+
-                Ok(StructPlan { null_check, fields })
+                Ok(StructPlan { null_check: start.finish(resolver), fields })
             }
 
             fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {

@@ -13,7 +13,7 @@ mod resolve;
 use std::collections::HashMap;
 
 use apache_avro::types::Value;
-use magnolify_parquet::read::{ListLevels, Presence, RecordSource};
+use magnolify_parquet::read::{ListLevels, NullCheck, Presence, RecordSource};
 use magnolify_parquet::Result;
 
 pub(crate) use resolve::resolve;
@@ -67,7 +67,7 @@ pub(crate) enum MapValues {
 #[derive(Debug)]
 pub(crate) struct RRecord {
     /// (cursor, level) where the file's group is optional but the Avro record is not.
-    pub(crate) null_check: Option<(usize, i16)>,
+    pub(crate) null_check: Option<NullCheck>,
     pub(crate) fields: Vec<(String, RNode)>,
 }
 
@@ -87,10 +87,8 @@ pub(crate) fn read(node: &RNode, src: &mut RecordSource) -> Result<Value> {
     match node {
         RNode::Leaf { cursor, conv } => leaf::read(*cursor, conv, src),
         RNode::Record(r) => {
-            if let Some((cursor, def)) = r.null_check {
-                if src.peek(cursor).1 < def {
-                    return Err(src.null_error(cursor));
-                }
+            if let Some(check) = &r.null_check {
+                check.check(src)?;
             }
             let mut fields = Vec::with_capacity(r.fields.len());
             for (name, field) in &r.fields {

@@ -5,7 +5,7 @@
 
 use apache_avro::types::Value;
 use magnolify_parquet::parquet::basic::{Repetition, Type as Physical};
-use magnolify_parquet::read::{list_shape, map_shape, FileNode, ListLevels, Presence, Resolver};
+use magnolify_parquet::read::{list_shape, map_shape, FileNode, ListLevels, NullCheck, Presence, Resolver};
 use magnolify_parquet::Result;
 
 use super::{leaf, MapValues, RNode, RRecord, RUnion};
@@ -25,15 +25,13 @@ pub(crate) fn resolve(node: &Node, file: &FileNode<'_>, resolver: &mut Resolver<
                 return Err(file.error(format!("Avro record {} cannot read {}", record.name, file.describe())));
             }
             not_repeated(file, "a record")?;
-            let null_check = (file.repetition() == Repetition::OPTIONAL).then(|| (resolver.cursors(), file.def()));
+            let start = NullCheck::begin(file, resolver);
             let fields = record
                 .fields
                 .iter()
                 .map(|f| Ok((f.name.clone(), field(f, file, resolver)?)))
                 .collect::<Result<Vec<_>>>()?;
-            // A check needs a cursor: with no column read, the record is always there.
-            let null_check = null_check.filter(|(first, _)| *first < resolver.cursors());
-            Ok(RNode::Record(RRecord { null_check, fields }))
+            Ok(RNode::Record(RRecord { null_check: start.finish(resolver), fields }))
         }
         Kind::Nullable(n) => {
             let (inner_file, optional) = match file.repetition() {

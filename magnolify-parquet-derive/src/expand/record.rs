@@ -99,18 +99,9 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
                 _: &#p::FieldOptions,
                 __resolver: &mut #p::Resolver<'_>,
             ) -> #p::Result<Self::ReadPlan> {
-                let __null_check = #p::struct_start(__node, __resolver)?;
-                let __first_cursor = __resolver.cursors();
+                let __start = #p::struct_start(__node, __resolver)?;
                 #(#resolves)*
-                // The null check reads the struct's first cursor; a struct none
-                // of whose fields is in the file has none (the cursor would be
-                // a later sibling's), and its fields all read their missing values.
-                let __null_check = if __resolver.cursors() > __first_cursor {
-                    __null_check
-                } else {
-                    #p::None
-                };
-                #p::Ok(#p::StructPlan { null_check: __null_check, fields: ( #(#slots,)* ) })
+                #p::Ok(#p::StructPlan { null_check: __start.finish(__resolver), fields: ( #(#slots,)* ) })
             }
 
             #[inline]

@@ -101,3 +101,49 @@ impl ListLevels {
         }
     }
 }
+
+/// A group the file has optional but the type requires: a null there is an
+/// error naming the column and the row.
+#[derive(Clone, Copy, Debug)]
+pub struct NullCheck {
+    cursor: usize,
+    def: i16,
+}
+
+impl NullCheck {
+    /// Starts resolving `node` as a required group; call
+    /// [`GroupStart::finish`] once its fields have chosen their cursors.
+    pub fn begin(node: &FileNode<'_>, resolver: &Resolver<'_>) -> GroupStart {
+        GroupStart {
+            first: resolver.cursors(),
+            def: (node.repetition() == parquet::basic::Repetition::OPTIONAL).then_some(node.def()),
+        }
+    }
+
+    /// Errors when the group is null in the current record.
+    #[inline(always)]
+    pub fn check(&self, src: &RecordSource) -> Result<()> {
+        if src.peek(self.cursor).1 < self.def {
+            return Err(src.null_error(self.cursor));
+        }
+        Ok(())
+    }
+}
+
+/// A group being resolved: where its cursors start.
+#[derive(Clone, Copy, Debug)]
+pub struct GroupStart {
+    first: usize,
+    def: Option<i16>,
+}
+
+impl GroupStart {
+    /// The group's null check, if it needs one: only when the file has it
+    /// optional, and only when one of its fields is read (a group none of
+    /// whose fields is in the file reads no column; its first cursor would be
+    /// a later sibling's).
+    pub fn finish(self, resolver: &Resolver<'_>) -> Option<NullCheck> {
+        let def = self.def?;
+        (resolver.cursors() > self.first).then_some(NullCheck { cursor: self.first, def })
+    }
+}

@@ -7,6 +7,6 @@ mod levels;
 pub mod resolve;
 mod source;
 
-pub use levels::{ListLevels, Presence};
+pub use levels::{GroupStart, ListLevels, NullCheck, Presence};
 pub use resolve::{list_shape, map_shape, FileNode, ListShape, MapShape, Resolver};
 pub use source::RecordSource;

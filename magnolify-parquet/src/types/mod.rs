@@ -21,7 +21,7 @@ mod uuid;
 pub use collections::{ListElement, ListPlan, MapPlan, OptionPlan};
 
 use crate::error::Result;
-use crate::read::{FileNode, RecordSource};
+use crate::read::{FileNode, NullCheck, RecordSource};
 
 /// The plan of a leaf: which cursor it reads and how values convert.
 #[derive(Clone, Copy, Debug)]
@@ -45,8 +45,9 @@ pub enum Slot<P> {
 /// for a null when the file has the group optional but the type requires it.
 #[derive(Clone, Debug)]
 pub struct StructPlan<F> {
-    /// (cursor, definition level): present iff the cursor's next d ≥ level.
-    pub null_check: Option<(usize, i16)>,
+    /// Where to read whether the group is null, when the type requires it
+    /// and the file does not.
+    pub null_check: Option<NullCheck>,
     /// One [`Slot`] per field, in declaration order.
     pub fields: F,
 }
@@ -55,12 +56,10 @@ impl<F> StructPlan<F> {
     /// Errors when the group is null in the file.
     #[inline]
     pub fn check_present(&self, source: &RecordSource) -> Result<()> {
-        if let Some((cursor, def)) = self.null_check {
-            if source.peek(cursor).1 < def {
-                return Err(source.null_error(cursor));
-            }
+        match &self.null_check {
+            Some(check) => check.check(source),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
