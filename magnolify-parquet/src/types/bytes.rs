@@ -153,11 +153,22 @@ impl<const N: usize> ParquetField for [u8; N] {
 
     #[inline]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        let c = plan.cursor;
-        match src.take_byte_slice(c, |b| <[u8; N]>::try_from(b).map_err(|_| b.len()))? {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where [u8; {N}] needs {N}"))),
-            None => Err(src.null_error(c)),
-        }
+        read_array(plan, src, format_args!("[u8; {N}]"))
+    }
+}
+
+/// Reads a required value of exactly `N` bytes (FIXED_LEN_BYTE_ARRAY(N), or
+/// bytes checked per value); `what` names the type in the error.
+#[inline]
+pub(crate) fn read_array<const N: usize>(
+    plan: &LeafPlan<()>,
+    src: &mut RecordSource,
+    what: std::fmt::Arguments<'_>,
+) -> Result<[u8; N]> {
+    let c = plan.cursor;
+    match src.take_byte_slice(c, |b| <[u8; N]>::try_from(b).map_err(|_| b.len()))? {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where {what} needs {N}"))),
+        None => Err(src.null_error(c)),
     }
 }

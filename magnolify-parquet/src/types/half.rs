@@ -55,12 +55,7 @@ impl ParquetField for f16 {
 
     #[inline]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        let c = plan.cursor;
-        match src.take_byte_slice(c, |b| <[u8; 2]>::try_from(b).map(f16::from_le_bytes).map_err(|_| b.len()))? {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where a FLOAT16 needs 2"))),
-            None => Err(src.null_error(c)),
-        }
+        super::bytes::read_array(plan, src, format_args!("a FLOAT16")).map(f16::from_le_bytes)
     }
 }
 

@@ -57,12 +57,7 @@ impl ParquetField for Uuid {
 
     #[inline]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        let c = plan.cursor;
-        match src.take_byte_slice(c, |b| Uuid::from_slice(b).map_err(|_| b.len()))? {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where a UUID needs 16"))),
-            None => Err(src.null_error(c)),
-        }
+        super::bytes::read_array(plan, src, format_args!("a UUID")).map(Uuid::from_bytes)
     }
 }
 
