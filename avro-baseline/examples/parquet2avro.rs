@@ -16,8 +16,7 @@ use std::time::{Duration, Instant};
 
 use apache_avro::{Codec, DeflateSettings, Writer, ZstandardSettings};
 use avro_baseline::{AvroConverter, AvroOptions};
-use magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader;
-use magnolify_parquet::ParquetReader;
+use magnolify_parquet::ReaderBuilder;
 
 struct Args {
     input: PathBuf,
@@ -51,11 +50,12 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn convert(args: &Args) -> Result<u64, Box<dyn std::error::Error>> {
-    let file = File::open(&args.input)?;
-    let metadata = ParquetMetaDataReader::new().parse_and_finish(&file)?;
-    let converter = AvroConverter::for_file(&metadata, AvroOptions::default())?;
+    // The footer is read once, by the hardened reader, for both the Avro
+    // schema and the records.
+    let builder = ReaderBuilder::open(&args.input)?;
+    let converter = AvroConverter::for_file(builder.metadata(), AvroOptions::default())?;
     let schema = converter.avro_schema().clone();
-    let reader = ParquetReader::with_converter(converter, file)?;
+    let reader = builder.build_with(converter)?;
 
     let temp = temp_path(&args.output);
     let mut writer = Writer::with_codec(&schema, BufWriter::new(File::create(&temp)?), args.codec);

@@ -3,24 +3,15 @@
 //! big-decimals (Avro's own encoding) and durations.
 
 use apache_avro::{BigDecimal, Decimal};
+use magnolify_parquet::convert::decimal_bytes;
 use num_bigint::BigInt;
 
 /// Fits big-endian two's-complement `bytes` into exactly `size` bytes:
 /// sign-extends shorter ones, drops redundant sign bytes of longer ones.
 pub(crate) fn fit_twos_complement(bytes: &[u8], size: usize) -> Result<Vec<u8>, String> {
-    let negative = bytes.first().is_some_and(|b| b & 0x80 != 0);
-    let sign = if negative { 0xFF } else { 0x00 };
-    if bytes.len() <= size {
-        let mut out = vec![sign; size - bytes.len()];
-        out.extend_from_slice(bytes);
-        return Ok(out);
-    }
-    let extra = bytes.len() - size;
-    let (head, tail) = bytes.split_at(extra);
-    // The dropped bytes must be pure sign, and the kept first byte must carry the same sign.
-    let kept_negative = tail.first().is_some_and(|b| b & 0x80 != 0);
-    if head.iter().all(|b| *b == sign) && kept_negative == negative {
-        Ok(tail.to_vec())
+    let mut out = vec![0; size];
+    if decimal_bytes::fit(bytes, &mut out) {
+        Ok(out)
     } else {
         Err(format!("a {}-byte decimal does not fit fixed({size})", bytes.len()))
     }

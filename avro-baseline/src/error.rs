@@ -2,16 +2,19 @@
 //! describing a value briefly for a message.
 
 use apache_avro::types::Value;
-use magnolify_parquet::Error;
+use magnolify_parquet::{Error, Location};
 
 /// The Avro schema cannot be converted (or is invalid) at `path`.
 pub(crate) fn schema_error(path: &str, message: impl Into<String>) -> Error {
-    Error::Schema { path: display_path(path).to_owned(), message: message.into() }
+    match location(path).field {
+        Some(field) => Error::schema(&field, message),
+        None => Error::Schema { location: Box::default(), message: message.into() },
+    }
 }
 
 /// A value being written does not fit the schema at `path`.
 pub(crate) fn value_error(path: &str, message: impl Into<String>) -> Error {
-    Error::Value { path: display_path(path).to_owned(), row: None, message: message.into() }
+    Error::value(location(path), message)
 }
 
 /// `expected …, found …` for a value of the wrong kind.
@@ -20,11 +23,12 @@ pub(crate) fn mismatch(path: &str, expected: &str, found: &Value) -> Error {
     value_error(path, format!("expected {expected}, found {}", describe(found)))
 }
 
-fn display_path(path: &str) -> &str {
+/// The Avro field at `path`: none for the record itself.
+fn location(path: &str) -> Location {
     if path.is_empty() {
-        "<record>"
+        Location::default()
     } else {
-        path
+        Location::field(path)
     }
 }
 

@@ -71,11 +71,12 @@ use std::sync::Arc;
 
 use apache_avro::types::Value;
 use apache_avro::Schema;
-use magnolify_parquet::parquet::file::metadata::{KeyValue, ParquetMetaData};
+use magnolify_parquet::convert::{
+    ColumnSink, FileNode, RecordRead, RecordSchema, RecordSource, RecordWrite, Resolver, WriteAt,
+};
+use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
-use magnolify_parquet::read::{FileNode, RecordSource, Resolver};
-use magnolify_parquet::write::{ColumnSink, WriteAt};
-use magnolify_parquet::{RecordConverter, Result};
+use magnolify_parquet::{CheckedMetadata, Result};
 
 pub use options::{AvroOptions, ListLayout};
 pub use read::ReadPlan;
@@ -138,7 +139,11 @@ impl AvroConverter {
     /// A converter to read a file: with the Avro schema of its footer
     /// (`parquet.avro.schema`, else the legacy `avro.schema`) when it has one,
     /// else with one derived from its Parquet schema (see [`avro_schema_of`]).
-    pub fn for_file(metadata: &ParquetMetaData, options: AvroOptions) -> Result<Self> {
+    ///
+    /// It takes the metadata of the hardened footer reader
+    /// (`ParquetReader::builder(file)?.metadata()`), never a footer the
+    /// `parquet` crate decoded unchecked.
+    pub fn for_file(metadata: &CheckedMetadata, options: AvroOptions) -> Result<Self> {
         let file = metadata.file_metadata();
         Self::for_parquet_schema(file.schema_descr(), file.key_value_metadata().map(Vec::as_slice), options)
     }
@@ -208,10 +213,7 @@ pub fn avro_schema_of(schema: &SchemaDescriptor, options: &AvroOptions) -> Resul
     schema::to_avro::avro_schema(schema, options)
 }
 
-impl RecordConverter for AvroConverter {
-    type Record = Value;
-    type ReadPlan = ReadPlan;
-
+impl RecordSchema for AvroConverter {
     fn schema(&self) -> Result<TypePtr> {
         Ok(self.inner.message.clone())
     }
@@ -222,11 +224,20 @@ impl RecordConverter for AvroConverter {
             KeyValue::new(MODEL_NAME_KEY.to_owned(), "avro".to_owned()),
         ]
     }
+}
+
+impl RecordWrite for AvroConverter {
+    type Record<'a> = Value;
 
     #[inline]
     fn write(&self, record: &Value, sink: &mut ColumnSink) -> Result<()> {
         write::write(&self.inner.root, record, sink, WriteAt::ROOT, &self.inner.options)
     }
+}
+
+impl RecordRead for AvroConverter {
+    type Record = Value;
+    type ReadPlan = ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(ReadPlan, Vec<usize>)> {
         let mut resolver = Resolver::new(file);

@@ -8,7 +8,7 @@
 //! offer no borrowed form).
 
 use apache_avro::types::Value;
-use magnolify_parquet::write::{ColumnSink, WriteAt};
+use magnolify_parquet::convert::{ColumnSink, WriteAt};
 use magnolify_parquet::Result;
 
 use crate::bytes::{big_decimal_bytes, check_precision, decimal_bytes};

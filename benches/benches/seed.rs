@@ -17,11 +17,11 @@ use benches::avro::{nested_converter, nested_value};
 use benches::nested::{seed_record, Nested};
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
+use magnolify_parquet::convert::{ColumnSink, RecordRead, RecordWrite};
 use magnolify_parquet::mem::{MemPageStore, MemReader, MemWriter};
 use magnolify_parquet::parquet::file::properties::WriterProperties;
 use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
-use magnolify_parquet::write::ColumnSink;
-use magnolify_parquet::{Derived, RecordConverter};
+use magnolify_parquet::Derived;
 
 fn main() {
     divan::main();
@@ -41,7 +41,7 @@ const SAMPLES: u32 = 500;
 const OPS: u32 = 4096;
 
 /// Times shredding `record` with `converter`, one record per op.
-fn bench_write<C: RecordConverter>(bencher: Bencher, converter: C, record: &C::Record) {
+fn bench_write<C: RecordWrite>(bencher: Bencher, converter: C, record: &C::Record<'_>) {
     let schema = SchemaDescriptor::new(converter.schema().expect("schema"));
     let mut sink = ColumnSink::new(&schema);
     sink.record(|s| converter.write(record, s)).expect("the seed record shreds");
@@ -66,13 +66,13 @@ fn seed_store() -> MemPageStore {
 }
 
 /// Times assembling one record at a time with the readers `open` makes.
-fn bench_read<C: RecordConverter>(bencher: Bencher, open: impl Fn() -> magnolify_parquet::Result<MemReader<C>>) {
+fn bench_read<C: RecordRead>(bencher: Bencher, open: impl Fn() -> magnolify_parquet::Result<MemReader<C>>) {
     let mut reader = open().expect("opening the store");
     bencher.counter(ItemsCount::new(1usize)).bench_local(|| match reader.next() {
         Some(record) => record,
         None => {
             reader = open()?;
-            reader.next().unwrap_or_else(|| Err(magnolify_parquet::Error::WriterState("empty store".into())))
+            reader.next().unwrap_or_else(|| Err(magnolify_parquet::Error::argument("the store is empty")))
         }
     });
 }

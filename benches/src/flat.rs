@@ -6,7 +6,7 @@ use magnolify_parquet::ParquetType;
 use parquet_derive::{ParquetRecordReader, ParquetRecordWriter};
 use serde::{Deserialize, Serialize};
 
-use crate::rng::XorShift;
+use test_kit::rng::XorShift;
 
 /// Eight columns of the common kinds. Serde attributes give `serde_arrow`
 /// its fastest forms: the timestamp as epoch milliseconds, the payload as bytes.

@@ -11,9 +11,11 @@
 pub mod avro;
 pub mod columnar;
 pub mod flat;
-pub mod nested;
 pub mod peers;
-pub mod rng;
+
+/// The seed record of magnolify's benchmark (2-level lists), its generators
+/// and hand-written schema: the test kit's, shared with the tests.
+pub use test_kit::seed as nested;
 
 /// Seed of every generated run: the same records on every machine and run.
 pub const SEED: u64 = 0x005E_ED0F_5EED;

@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use magnolify_parquet::convert::RecordSchema;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::properties::WriterProperties;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
-use magnolify_parquet::{schema, ParquetReader, ParquetRecord, ParquetWriter};
+use magnolify_parquet::{schema, OwnedRecord, ParquetReader, ParquetRecord, ParquetWriter};
 
 use crate::flat::{self, Flat, FlatRequired, FLAT_MESSAGE};
 use crate::nested::{self, Nested, NESTED_MESSAGE};
@@ -22,7 +23,7 @@ fn props() -> Arc<WriterProperties> {
     Arc::new(WriterProperties::default())
 }
 
-fn derive_file<T: ParquetRecord>(records: &[T]) -> Bytes {
+fn derive_file<T: OwnedRecord>(records: &[T]) -> Bytes {
     let mut writer = ParquetWriter::<T, _>::new(Vec::new()).expect("writer");
     writer.write_all(records).expect("write");
     Bytes::from(writer.into_inner().expect("close"))
@@ -92,7 +93,7 @@ fn columnar_floor_encodes_the_same_bytes_as_the_store() {
     let store = MemPageStore::write_all::<Nested>(&records).expect("store");
     let pages = columnar::nested::write(&records, &props()).expect("write");
     for (leaf, floor) in pages.columns.iter().enumerate() {
-        let lib: usize = store.pages(leaf).iter().map(|p| p.buffer().len()).sum();
+        let lib: usize = store.pages(leaf).map(|p| p.buffer().len()).sum();
         let own: usize = floor.iter().map(|p| p.buffer().len()).sum();
         assert_eq!(lib, own, "leaf {leaf}: the library and the floor encode different bytes");
     }
@@ -139,13 +140,12 @@ fn parquet_derive_round_trips_the_required_columns() {
 fn avro_converters_write_the_derived_schemas() {
     let nested = crate::avro::nested_converter().expect("nested converter");
     assert_eq!(
-        schema::to_text(&magnolify_parquet::RecordConverter::schema(&nested).expect("schema"))
-            .replace("magnolify.test.Simple.", ""),
+        schema::to_text(&RecordSchema::schema(&nested).expect("schema")).replace("magnolify.test.Simple.", ""),
         schema::to_text(&Nested::message().expect("derived"))
     );
     let flat = crate::avro::flat_converter().expect("flat converter");
     assert_eq!(
-        schema::to_text(&magnolify_parquet::RecordConverter::schema(&flat).expect("schema")),
+        schema::to_text(&RecordSchema::schema(&flat).expect("schema")),
         schema::to_text(&Flat::message().expect("derived"))
     );
 }

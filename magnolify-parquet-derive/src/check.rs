@@ -1,11 +1,9 @@
 //! Checks that the parsed settings make sense together: conflicting field
-//! attributes, decimal bounds, duplicate names and ids, empty groups,
-//! lifetimes and recursive types.
+//! attributes, decimal bounds, duplicate names and ids, empty groups and
+//! recursive types.
 
 use std::collections::hash_map::{Entry, HashMap};
 use std::hash::Hash;
-
-use syn::GenericParam;
 
 use crate::attr::{Decimal, FieldAttrs};
 use crate::errors::Errors;
@@ -13,15 +11,6 @@ use crate::model::{Body, Container, Field, Variant};
 use crate::types::is_recursive;
 
 pub fn check(c: &Container<'_>, errors: &mut Errors) {
-    for param in &c.generics.params {
-        if let GenericParam::Lifetime(l) = param {
-            errors.spanned(
-                l,
-                "ParquetType cannot be derived for types with lifetime parameters: records own their data \
-                 (use String, Vec<u8> or Box<T> instead of references)",
-            );
-        }
-    }
     match &c.body {
         Body::Record(fields) => check_record(c, fields, errors),
         Body::Newtype(ty) => {

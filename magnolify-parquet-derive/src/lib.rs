@@ -38,9 +38,34 @@ use crate::model::Container;
 /// | `enum E { A, B }` (unit variants only) | `BYTE_ARRAY (ENUM)` holding `"A"` or `"B"` |
 ///
 /// Unions, enums with data, unit structs, tuple structs of 0 or 2+ fields,
-/// structs with no stored field (Parquet has no empty groups), lifetime
-/// parameters and recursive types are compile errors. Type parameters are
-/// allowed: each field type that uses one gets a `ParquetField` bound.
+/// structs with no stored field (Parquet has no empty groups) and recursive
+/// types are compile errors. Type parameters are allowed: each field type
+/// that uses one gets the bound each impl needs.
+///
+/// # Borrowing records
+///
+/// A struct may have lifetime parameters and borrow its fields (`&str`,
+/// `&[T]`, `&T`, `Cow`): it writes without copying, each record borrowing
+/// for as long as its own `write` call. Such a struct can only be read if
+/// all its fields can (`Cow` reads as owned); reading one with a `&str`
+/// field is a compile error naming that field's type.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use magnolify_parquet::{ParquetType, ParquetWriter};
+///
+/// #[derive(ParquetType)]
+/// struct Row<'a> { name: &'a str, tags: &'a [String], payload: Cow<'a, [u8]> }
+///
+/// let mut writer = ParquetWriter::<Row, _>::new(Vec::new())?;
+/// for line in ["a b", "c"] {
+///     let owned = line.to_uppercase(); // lives for this iteration only
+///     let tags: Vec<String> = line.split(' ').map(str::to_owned).collect();
+///     writer.write(&Row { name: &owned, tags: &tags, payload: Cow::Borrowed(line.as_bytes()) })?;
+/// }
+/// assert_eq!(writer.close()?.file_metadata().num_rows(), 2);
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
 ///
 /// # Attributes
 ///
@@ -61,9 +86,9 @@ use crate::model::Container;
 /// | `rename = "name"` | column (or group) name |
 /// | `skip` | left out of the schema; reads as `Default::default()`; combines with nothing else |
 /// | `default` | when the file has no such column, read `Default::default()` instead of failing |
-/// | `list = "..."` | list layout of this field, at every nesting |
-/// | `timestamp = "millis" \| "micros" \| "nanos"` | unit of TIME/TIMESTAMP values (default micros) |
-/// | `decimal(precision = P, scale = S, physical = "...")` | DECIMAL(P, S), 1 ≤ P ≤ 76, 0 ≤ S ≤ P (`scale` defaults to 0); `physical` is `"int32"` (P ≤ 9), `"int64"` (P ≤ 18), `"fixed"` or `"binary"`, chosen by precision when not set |
+/// | `list = "..."` | list layout of this field, at every nesting; only on lists and containers of them |
+/// | `timestamp = "millis" \| "micros" \| "nanos"` | unit of TIME/TIMESTAMP values (default micros); only on chrono time types and containers of them |
+/// | `decimal(precision = P, scale = S, physical = "...")` | DECIMAL(P, S), 1 ≤ P ≤ 76, 0 ≤ S ≤ P (`scale` defaults to 0); `physical` is `"int32"` (P ≤ 9), `"int64"` (P ≤ 18), `"fixed"` or `"binary"`, chosen by precision when not set; required on decimal types, refused on others |
 /// | `with = "path::to::module"` | custom conversion, see below |
 /// | `field_id = N` | Parquet field id (0 ≤ N ≤ i32::MAX, unique among siblings) |
 ///

@@ -2,23 +2,28 @@
 //! generated code small and the error messages in one place.
 
 use std::fmt::Display;
+use std::marker::PhantomData;
 
 use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
-use crate::error::{Error, Result};
-use crate::field::ParquetField;
+use crate::error::{Error, Location, Result};
+use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::options::FieldOptions;
 use crate::read::{FileNode, GroupStart, NullCheck, RecordSource, Resolver};
 use crate::schema;
 use crate::types::{LeafPlan, Slot};
-use crate::write::ColumnSink;
+use crate::write::{ColumnSink, WriteAt};
 
 /// Checks that `node` can hold a struct and starts resolving it; the
 /// returned [`GroupStart`] gives the struct's null check once its fields are
 /// resolved.
 pub fn struct_start(node: &FileNode<'_>, resolver: &Resolver<'_>) -> Result<GroupStart> {
     if !node.is_group() {
-        return Err(node.error(format!("expected a group (struct), found {}", node.describe())));
+        return Err(node.error(format!(
+            "a struct reads a group, the file has {}: read it into the type of that column instead",
+            node.describe()
+        )));
     }
     crate::types::not_repeated(node, "a struct")?;
     Ok(NullCheck::begin(node, resolver))
@@ -27,27 +32,100 @@ pub fn struct_start(node: &FileNode<'_>, resolver: &Resolver<'_>) -> Result<Grou
 /// The slot of a field absent from the file: fine when the type has a
 /// missing value (`Option`, collections) or the field has `default`; else
 /// an error listing the fields the file has.
-pub fn missing_field<T: ParquetField>(node: &FileNode<'_>, name: &str, has_default: bool) -> Result<Slot<T::ReadPlan>> {
-    if has_default || T::missing().is_some() {
+pub fn missing_field<T: ParquetSchema>(
+    node: &FileNode<'_>,
+    name: &str,
+    has_default: bool,
+    has_missing: bool,
+) -> Result<Slot<T::ReadPlan>> {
+    if has_default || has_missing {
         Ok(Slot::Missing)
     } else {
-        Err(node.error(format!("required field `{name}` is not in the file; the file has {}", node.field_names())))
+        Err(node.error(format!(
+            "required field `{name}` is not in the file; the file has {}: make the field an `Option<_>`, \
+             add #[parquet(default)], or #[parquet(rename = \"...\")] it to one of the file's fields",
+            node.field_names()
+        )))
     }
 }
 
-/// The value of a field absent from the file (checked when resolving).
-pub fn missing_value<T: ParquetField>(name: &str) -> Result<T> {
-    T::missing().ok_or_else(|| Error::resolve(name, "field is not in the file"))
+/// The value of a field absent from the file, `missing` (checked possible
+/// when resolving).
+pub fn missing_value<T>(missing: Option<T>, name: &str) -> Result<T> {
+    missing.ok_or_else(|| Error::bug(Location::field(name), "a field resolved as missing has no missing value"))
+}
+
+/// How generated code reaches the write and read halves of its field types:
+/// through where-clauses `Via<'m>: WriteField<F>` that name an impl
+/// lifetime. Such a clause may be false without an error where the impl is
+/// written: a struct with a field that cannot be read (a borrowed `&str`)
+/// simply has no `ParquetRead` impl, and using it as one is the error, at
+/// the use, naming the field type; a field type with no Parquet form at all
+/// is reported once, as not implementing `ParquetSchema`.
+pub struct Via<'a>(PhantomData<&'a ()>);
+
+/// The write half of field type `T`, reached through [`Via`].
+#[diagnostic::on_unimplemented(
+    message = "`{T}` cannot be written to Parquet",
+    label = "this type has no Parquet form",
+    note = "supported: primitives, strings, bytes, Option, Vec, maps, Box, references, Cow, derived structs and \
+            enums, and the logical types behind features; convert other types with #[parquet(with = \"module\")]"
+)]
+pub trait WriteField<T: ?Sized> {
+    /// `T::write`.
+    fn write(value: &T, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()>;
+}
+
+impl<T: ParquetWrite + ?Sized> WriteField<T> for Via<'_> {
+    #[inline(always)]
+    fn write(value: &T, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        value.write(sink, at, opts)
+    }
+}
+
+/// The read half of field type `T`, whose read plan is `P`, reached
+/// through [`Via`]. The plan is a parameter, not `T::ReadPlan`, so that
+/// naming this trait asks nothing of `T` (which is how an unsupported field
+/// type stays reported once).
+#[diagnostic::on_unimplemented(
+    message = "`{T}` cannot be read from Parquet",
+    label = "a struct with a field of this type can only be written",
+    note = "borrowed fields (`&str`, `&[T]`, `&T`) can be written but not read: read owned types \
+            (`String`, `Vec<T>`, `T`) or `Cow`, which reads as owned"
+)]
+pub trait ReadField<T, P> {
+    /// `T::resolve`.
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<P>;
+    /// `T::read`.
+    fn read(plan: &P, source: &mut RecordSource) -> Result<T>;
+    /// `T::missing`.
+    fn missing() -> Option<T>;
+}
+
+impl<T: ParquetRead> ReadField<T, T::ReadPlan> for Via<'_> {
+    #[inline(always)]
+    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<T::ReadPlan> {
+        T::resolve(node, opts, resolver)
+    }
+    #[inline(always)]
+    fn read(plan: &T::ReadPlan, source: &mut RecordSource) -> Result<T> {
+        T::read(plan, source)
+    }
+    #[inline(always)]
+    fn missing() -> Option<T> {
+        T::missing()
+    }
 }
 
 /// The error of a `with` conversion that failed while writing.
 pub fn with_write_error(sink: &ColumnSink, leaf: usize, field: &str, error: impl Display) -> Error {
-    sink.value_error(leaf, format!("field `{field}`: conversion failed: {error}"))
+    sink.value_error(leaf, format!("conversion failed: {error}")).within(|l| l.field = Some(field.to_owned()))
 }
 
 /// The error of a `with` conversion that failed while reading.
 pub fn with_read_error(source: &RecordSource, field: &str, error: impl Display) -> Error {
-    Error::Value { path: field.to_owned(), row: Some(source.row()), message: format!("conversion failed: {error}") }
+    let location = Location { field: Some(field.to_owned()), ..Location::default() }.with_record(source.record());
+    Error::value(location, format!("conversion failed: {error}"))
 }
 
 /// Schema of a unit-only enum: BYTE_ARRAY annotated ENUM.
@@ -65,7 +143,10 @@ pub fn enum_resolve(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<
             | (Some(LogicalType::String | LogicalType::Enum), _)
     );
     if descr.physical_type() != PhysicalType::BYTE_ARRAY || !text {
-        return Err(node.error(format!("expected an ENUM or STRING column, found {}", node.describe())));
+        return Err(node.error(format!(
+            "an enum reads an ENUM or STRING column, the file has {}: read it into the type of that column instead",
+            node.describe()
+        )));
     }
     Ok(LeafPlan { cursor, conv: () })
 }

@@ -1,4 +1,8 @@
-//! The field-level trait every supported Rust type implements.
+//! The field-level traits, split along the data flow as serde splits
+//! `Serialize` and `Deserialize`: what a type looks like in a schema
+//! ([`ParquetSchema`]), how it is shredded into columns ([`ParquetWrite`]),
+//! and how it is assembled back ([`ParquetRead`]). A type that only writes
+//! (a borrowed `&str`, `&[T]`) implements the first two.
 
 use parquet::basic::Repetition;
 use parquet::schema::types::Type;
@@ -8,18 +12,15 @@ use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::write::{ColumnSink, WriteAt};
 
-/// A Rust type with a Parquet form: its schema node, how it shreds into leaf
-/// columns, and how it is assembled back.
+/// A Rust type with a Parquet form: its schema node.
 ///
 /// `#[derive(ParquetType)]` implements it for structs and unit enums by
 /// combining the impls of the fields; the library implements it for
-/// primitives, strings, bytes, `Option`, `Vec`, maps, `Box` and the logical
-/// types. Everything a type needs to know about the file is resolved once
-/// into its [`ReadPlan`](Self::ReadPlan), so reading a record does no
-/// lookups.
+/// primitives, strings, bytes, `Option`, `Vec`, slices, maps, `Box`,
+/// references, `Cow` and the logical types.
 ///
 /// ```
-/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use magnolify_parquet::{FieldOptions, ParquetSchema, schema};
 /// use parquet::basic::Repetition;
 ///
 /// let node = <Option<Vec<u16>>>::schema("xs", Repetition::REQUIRED, &FieldOptions::DEFAULT).unwrap();
@@ -29,10 +30,11 @@ use crate::write::{ColumnSink, WriteAt};
 /// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no Parquet form",
-    note = "supported: primitives, strings, bytes, Option, Vec, maps, Box, derived structs and enums, and the \
-            logical types behind features; convert other types with #[parquet(with = \"module\")]"
+    label = "not a Parquet field type",
+    note = "supported: primitives, strings, bytes, Option, Vec, maps, Box, references, Cow, derived structs and \
+            enums, and the logical types behind features; convert other types with #[parquet(with = \"module\")]"
 )]
-pub trait ParquetField: Sized {
+pub trait ParquetSchema {
     /// Number of leaf columns the type occupies.
     const LEAVES: usize;
 
@@ -40,17 +42,92 @@ pub trait ParquetField: Sized {
     /// cannot be wrapped in another `Option` or be a 2-level list element.
     const NULLABLE: bool = false;
 
-    /// What the type needs to read a file: cursor indices, levels,
-    /// conversions. Built once per file by [`resolve`](Self::resolve).
+    /// The field attributes that change the type's form; the derive turns
+    /// any other on a field of this type into a compile error.
+    const ACCEPTS: Accepts = Accepts::NONE;
+
+    /// Whether the type needs `decimal(precision, scale)` to have a schema
+    /// (a decimal, or a container of one). The derive turns a missing
+    /// `decimal` attribute on such a field into a compile error.
+    const NEEDS_DECIMAL: bool = false;
+
+    /// What reading the type needs: cursor indices, levels, conversions,
+    /// built once per file by [`ParquetRead::resolve`]. Types that only
+    /// write (references, `str`, slices) use `()`.
+    ///
+    /// It lives in this half, not in [`ParquetRead`], so that the plan of a
+    /// derived struct is named without asking whether its fields can be
+    /// read: a struct with a borrowed field has a plan type but no
+    /// [`ParquetRead`] impl.
     type ReadPlan: Send + Sync + 'static;
 
     /// The schema node of a field named `name` with `repetition` (REQUIRED
     /// unless a wrapper asks otherwise).
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type>;
 
+    /// Collects the doc comments of the type's fields (derived structs), as
+    /// (dotted path under `prefix`, text). Wrappers pass through.
+    fn docs(_prefix: &str, _out: &mut Vec<(String, String)>) {}
+}
+
+/// Which field attributes change a type's Parquet form (see
+/// [`ParquetSchema::ACCEPTS`]): `timestamp` for chrono times, `decimal` for
+/// decimals, `list` for lists; containers accept what their elements do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Accepts {
+    /// `timestamp = "millis" | "micros" | "nanos"`.
+    pub timestamp: bool,
+    /// `decimal(precision = P, scale = S)`.
+    pub decimal: bool,
+    /// `list = "three-level" | "two-level" | "repeated"`.
+    pub list: bool,
+}
+
+impl Accepts {
+    /// No attribute changes the form.
+    pub const NONE: Accepts = Accepts { timestamp: false, decimal: false, list: false };
+    /// A chrono time type.
+    pub const TIMESTAMP: Accepts = Accepts { timestamp: true, ..Accepts::NONE };
+    /// A decimal type.
+    pub const DECIMAL: Accepts = Accepts { decimal: true, ..Accepts::NONE };
+
+    /// What either accepts (a map's key and value).
+    pub const fn or(self, other: Accepts) -> Accepts {
+        Accepts {
+            timestamp: self.timestamp || other.timestamp,
+            decimal: self.decimal || other.decimal,
+            list: self.list || other.list,
+        }
+    }
+
+    /// What a list of elements accepting `self` accepts.
+    pub const fn in_list(self) -> Accepts {
+        Accepts { list: true, ..self }
+    }
+}
+
+/// The write half: shreds a value into triplets of its leaf columns.
+///
+/// It takes `&self`, so borrowed values write without copying: a struct
+/// of `&str`, `&[T]` and `Cow` fields can be derived and written.
+pub trait ParquetWrite: ParquetSchema {
     /// Shreds the value: one or more triplets into each of its leaves from `at.leaf`.
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()>;
+}
 
+/// The read half: resolves the type against a file's node once, then
+/// assembles values.
+///
+/// Everything a type needs to know about the file is resolved once into its
+/// [`ReadPlan`](ParquetSchema::ReadPlan), so reading a record does no lookups.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read from Parquet",
+    label = "`{Self}` does not implement `ParquetRead`",
+    note = "borrowed fields (`&str`, `&[T]`, `&T`) can be written but not read: read owned types \
+            (`String`, `Vec<T>`, `T`) or `Cow`, which reads as owned",
+    note = "in generic code, bound the type with `ParquetRead` (or `OwnedRecord` for a whole record)"
+)]
+pub trait ParquetRead: ParquetSchema + Sized {
     /// Matches the type against the file's node, choosing its columns.
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan>;
 
@@ -62,8 +139,4 @@ pub trait ParquetField: Sized {
     fn missing() -> Option<Self> {
         None
     }
-
-    /// Collects the doc comments of the type's fields (derived structs), as
-    /// (dotted path under `prefix`, text). Wrappers pass through.
-    fn docs(_prefix: &str, _out: &mut Vec<(String, String)>) {}
 }

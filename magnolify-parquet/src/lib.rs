@@ -2,10 +2,11 @@
 //!
 //! `#[derive(ParquetType)]` on a struct generates, at compile time, the code
 //! that shreds its values into Parquet columns (with definition and
-//! repetition levels) and assembles them back. The same converter trait
-//! ([`RecordConverter`]) carries derived types and dynamic records (see the
-//! `avro-baseline` crate), through an in-memory page store
-//! ([`mem::MemPageStore`]) or files ([`ParquetWriter`], [`ParquetReader`]).
+//! repetition levels) and assembles them back. The same record traits
+//! ([`RecordWrite`], [`RecordRead`]) carry derived types and dynamic records
+//! (see the `avro-baseline` crate) through one write pipeline and one read
+//! pipeline, into and out of an in-memory page store ([`mem::MemPageStore`])
+//! or files ([`ParquetWriter`], [`ParquetReader`]).
 //!
 //! ```
 //! use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
@@ -36,26 +37,42 @@
 //! assert_eq!(orders, [order]);
 //! # Ok::<(), magnolify_parquet::Error>(())
 //! ```
+//!
+//! # Where to go next
+//!
+//! - the attributes of `#[derive(ParquetType)]`: the table in the docs of
+//!   [`ParquetType`](derive@ParquetType);
+//! - writer settings: [`WriterBuilder`]; reader settings, row-group
+//!   selection and shared plans: [`ReaderBuilder`];
+//! - errors and what they tell: [`Error`];
+//! - converters of your own (the Avro baseline is one): [`convert`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod convert;
+mod decimal_bytes;
 mod derive_support;
 mod error;
 mod field;
 pub mod file;
+mod guard;
+mod logical;
 pub mod mem;
+mod one_field;
 mod options;
-pub mod read;
+mod read;
 mod record;
 pub mod schema;
-pub mod types;
-pub mod write;
+mod types;
+mod write;
 
-pub use error::{Error, Result};
-pub use field::ParquetField;
-pub use file::{ParquetReader, ParquetWriter, WriterBuilder};
+pub use error::{Error, Location, Result};
+pub use field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
+pub use file::{AtomicFile, CheckedMetadata, ParquetReader, ParquetWriter, ReaderBuilder, WriterBuilder};
 pub use options::{DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, TimeUnit};
-pub use record::{Derived, ParquetRecord, RecordConverter, DOCS_KEY};
+pub use read::Resolved;
+pub use record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordSchema, RecordWrite, DOCS_KEY};
 pub use types::ListElement;
 
 /// Re-export of the `parquet` crate this library is built on, so users name
@@ -70,7 +87,7 @@ pub use magnolify_parquet_derive::ParquetType;
 pub mod __private {
     pub use crate::derive_support::*;
     pub use crate::error::{Error, Result};
-    pub use crate::field::ParquetField;
+    pub use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
     pub use crate::options::{DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
     pub use crate::read::{FileNode, RecordSource, Resolver};
     pub use crate::record::ParquetRecord;

@@ -1,28 +1,36 @@
-//! An in-memory page store: the column writers' pages kept per leaf column,
-//! replayable any number of times. The benches and many tests run on it.
+//! An in-memory page store: the column writers' pages kept per row group and
+//! leaf column, replayable any number of times. The benches and many tests
+//! run on it. It is a [`ChunkSink`] for the record writer and a
+//! [`RowGroupSource`] for the record reader: the same pipelines as files.
 
 use std::collections::VecDeque;
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use parquet::basic::Compression;
 use parquet::column::page::{CompressedPage, Page, PageMetadata, PageReader, PageWriteSpec, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::Result as ParquetResult;
-use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::properties::WriterProperties;
 use parquet::schema::types::SchemaDescriptor;
 
-use crate::error::Result;
-use crate::file::reader::assemble_until_error;
-use crate::read::batch::Batch;
-use crate::read::RecordSource;
-use crate::record::{descriptor, Derived, ParquetRecord, RecordConverter};
-use crate::write::{ColumnSink, ColumnWriters};
-
-/// Records in a batch handed to the column writers, and decoded at once.
-pub const DEFAULT_BATCH: usize = 1024;
+use crate::error::{Error, Result};
+use crate::read::{RecordReader, Resolved, RowGroupSource, DEFAULT_BATCH_SIZE};
+use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordWrite};
+use crate::write::{ChunkSink, RecordWriter, DEFAULT_WRITE_BATCH};
+use crate::ParquetRead;
 
 type SharedPages = Arc<Mutex<Vec<Page>>>;
 
-/// Pages of every leaf column of one run of records, kept in memory.
+/// One row group: its rows and the pages of each leaf column.
+#[derive(Clone, Debug)]
+struct MemRowGroup {
+    rows: usize,
+    columns: Vec<Vec<Page>>,
+}
+
+/// Pages of every leaf column of a run of records, kept in memory, row
+/// group by row group.
 ///
 /// Pages are stored uncompressed (the column readers need decompressed
 /// pages, and a page store is about conversion cost, not codecs); every
@@ -45,18 +53,17 @@ type SharedPages = Arc<Mutex<Vec<Page>>>;
 #[derive(Clone, Debug)]
 pub struct MemPageStore {
     schema: Arc<SchemaDescriptor>,
-    columns: Vec<Vec<Page>>,
-    rows: usize,
+    row_groups: Vec<MemRowGroup>,
 }
 
 impl MemPageStore {
     /// A writer for `converter`'s records with default properties.
-    pub fn writer<C: RecordConverter>(converter: C) -> Result<MemWriter<C>> {
+    pub fn writer<C: RecordWrite>(converter: C) -> Result<MemWriter<C>> {
         MemWriter::new(converter, WriterProperties::default())
     }
 
     /// Writes all `records` of a derived type into a new store.
-    pub fn write_all<'a, T: ParquetRecord + 'a>(records: impl IntoIterator<Item = &'a T>) -> Result<MemPageStore> {
+    pub fn write_all<'a, T: OwnedRecord + 'a>(records: impl IntoIterator<Item = &'a T>) -> Result<MemPageStore> {
         let mut w = MemPageStore::writer(Derived::<T>::new())?;
         for r in records {
             w.write(r)?;
@@ -65,19 +72,20 @@ impl MemPageStore {
     }
 
     /// Reads the store's records as `T`.
-    pub fn read<T: ParquetRecord>(&self) -> Result<MemReader<Derived<T>>> {
+    pub fn read<T: ParquetRecord + ParquetRead>(&self) -> Result<MemReader<Derived<T>>> {
         self.reader(Derived::<T>::new())
     }
 
     /// Reads the store's records with `converter`, resolved against the
     /// store's schema like a file's.
-    pub fn reader<C: RecordConverter>(&self, converter: C) -> Result<MemReader<C>> {
-        MemReader::new(self, converter, DEFAULT_BATCH)
+    pub fn reader<C: RecordRead>(&self, converter: C) -> Result<MemReader<C>> {
+        let resolved = Arc::new(Resolved::new(converter, &self.schema)?);
+        RecordReader::new(self.clone(), resolved, None, DEFAULT_BATCH_SIZE)
     }
 
     /// Number of records stored.
     pub fn num_rows(&self) -> usize {
-        self.rows
+        self.row_groups.iter().map(|g| g.rows).sum()
     }
 
     /// The schema of the stored columns.
@@ -85,12 +93,42 @@ impl MemPageStore {
         &self.schema
     }
 
-    /// The pages of leaf column `column`.
-    pub fn pages(&self, column: usize) -> &[Page] {
-        self.columns.get(column).map_or(&[], Vec::as_slice)
+    /// The pages of leaf column `column`, row group after row group.
+    pub fn pages(&self, column: usize) -> impl Iterator<Item = &Page> {
+        self.row_groups.iter().filter_map(move |g| g.columns.get(column)).flatten()
     }
 }
 
+impl RowGroupSource for MemPageStore {
+    fn schema(&self) -> &Arc<SchemaDescriptor> {
+        &self.schema
+    }
+
+    fn num_row_groups(&self) -> usize {
+        self.row_groups.len()
+    }
+
+    fn num_rows(&self, group: usize) -> Result<u64> {
+        let g = self.row_groups.get(group).ok_or_else(|| no_group(group, self.row_groups.len()))?;
+        Ok(g.rows as u64)
+    }
+
+    fn pages(&self, group: usize, column: usize, _levels: Arc<AtomicU64>) -> Result<Box<dyn PageReader>> {
+        // The store's pages were written by this library: nothing to distrust.
+        let g = self.row_groups.get(group).ok_or_else(|| no_group(group, self.row_groups.len()))?;
+        let pages = g.columns.get(column).cloned().unwrap_or_default();
+        Ok(Box::new(MemPageReader { pages: pages.into() }))
+    }
+}
+
+fn no_group(group: usize, groups: usize) -> Error {
+    Error::argument(format!("row group {group} requested, the store has {groups}"))
+}
+
+/// Reads records back from a [`MemPageStore`]: an iterator of `Result`s.
+pub type MemReader<C> = RecordReader<C, MemPageStore>;
+
+/// Keeps the pages of the row group being written, per leaf column.
 struct MemPageWriter {
     pages: SharedPages,
     offset: u64,
@@ -115,65 +153,69 @@ impl PageWriter for MemPageWriter {
     }
 }
 
-/// Writes records into a [`MemPageStore`].
-pub struct MemWriter<C> {
-    converter: C,
+/// The store being written: a [`ChunkSink`] keeping each row group's pages.
+struct MemChunks {
     schema: Arc<SchemaDescriptor>,
-    sink: ColumnSink,
-    writers: ColumnWriters,
-    pages: Vec<SharedPages>,
-    rows: usize,
-    batch: usize,
+    open: Vec<SharedPages>,
+    row_groups: Vec<MemRowGroup>,
 }
 
-impl<C: RecordConverter> MemWriter<C> {
-    /// A writer with `props` (compression is ignored: pages stay uncompressed).
-    pub fn new(converter: C, props: WriterProperties) -> Result<Self> {
-        let schema = descriptor(&converter)?;
-        let props: WriterPropertiesPtr =
-            Arc::new(props.into_builder().set_compression(Compression::UNCOMPRESSED).build());
-        let pages: Vec<SharedPages> = (0..schema.num_columns()).map(|_| SharedPages::default()).collect();
-        let writers = ColumnWriters::new(&schema, &props, |i| {
-            Box::new(MemPageWriter { pages: pages[i].clone(), offset: 0 }) as Box<dyn PageWriter>
-        });
-        Ok(MemWriter {
-            sink: ColumnSink::new(&schema),
-            schema,
-            converter,
-            writers,
-            pages,
-            rows: 0,
-            batch: DEFAULT_BATCH,
-        })
+impl ChunkSink for MemChunks {
+    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter> {
+        if column == 0 {
+            self.open.clear();
+        }
+        let pages = SharedPages::default();
+        self.open.push(pages.clone());
+        Box::new(MemPageWriter { pages, offset: 0 })
     }
 
-    /// Shreds one record; whole batches go to the column writers. A record
-    /// that fails is not written at all.
-    pub fn write(&mut self, record: &C::Record) -> Result<()> {
-        let converter = &self.converter;
-        self.sink.record(|sink| converter.write(record, sink))?;
-        self.rows += 1;
-        if self.sink.records() >= self.batch {
-            self.writers.write(&mut self.sink)?;
-        }
+    fn end_row_group(&mut self, rows: usize, _columns: Vec<ColumnCloseResult>) -> Result<()> {
+        let columns = self
+            .open
+            .drain(..)
+            .map(|p| std::mem::take(&mut *p.lock().unwrap_or_else(PoisonError::into_inner)))
+            .collect();
+        self.row_groups.push(MemRowGroup { rows, columns });
         Ok(())
+    }
+}
+
+/// Writes records into a [`MemPageStore`], with the record writer's rules:
+/// a record that fails is left out, an encoding error breaks the writer.
+pub struct MemWriter<C: RecordWrite> {
+    inner: RecordWriter<C, MemChunks>,
+}
+
+impl<C: RecordWrite> MemWriter<C> {
+    /// A writer with `props` (compression is ignored: pages stay uncompressed).
+    pub fn new(converter: C, props: WriterProperties) -> Result<Self> {
+        let props = props.into_builder().set_compression(Compression::UNCOMPRESSED).build();
+        let schema = Arc::new(SchemaDescriptor::new(converter.schema()?));
+        let chunks = MemChunks { schema, open: Vec::new(), row_groups: Vec::new() };
+        Ok(MemWriter { inner: RecordWriter::new(converter, Arc::new(props), DEFAULT_WRITE_BATCH, chunks)? })
+    }
+
+    /// Writes one record (see [`RecordWriter::write`]).
+    pub fn write(&mut self, record: &C::Record<'_>) -> Result<()> {
+        self.inner.write(record)
+    }
+
+    /// Ends the current row group.
+    pub fn flush(&mut self) -> Result<()> {
+        self.inner.flush()
     }
 
     /// The converter.
     pub fn converter(&self) -> &C {
-        &self.converter
+        self.inner.converter()
     }
 
-    /// Closes the column writers and returns the store.
+    /// Writes what is buffered and returns the store.
     pub fn finish(mut self) -> Result<MemPageStore> {
-        self.writers.write(&mut self.sink)?;
-        self.writers.close()?;
-        let columns = self
-            .pages
-            .into_iter()
-            .map(|p| std::mem::take(&mut *p.lock().unwrap_or_else(PoisonError::into_inner)))
-            .collect();
-        Ok(MemPageStore { schema: self.schema, columns, rows: self.rows })
+        self.inner.finish()?;
+        let MemChunks { schema, row_groups, .. } = self.inner.into_sink();
+        Ok(MemPageStore { schema, row_groups })
     }
 }
 
@@ -211,60 +253,5 @@ impl Iterator for MemPageReader {
     type Item = ParquetResult<Page>;
     fn next(&mut self) -> Option<Self::Item> {
         self.get_next_page().transpose()
-    }
-}
-
-/// Reads records back from a [`MemPageStore`]: an iterator of `Result`s.
-pub struct MemReader<C: RecordConverter> {
-    converter: C,
-    plan: C::ReadPlan,
-    source: RecordSource,
-    batch: Batch<C::Record>,
-    batch_size: usize,
-    /// Records still to read when the type reads no column at all (none of
-    /// its fields is in the store): they are counted, not decoded.
-    columnless: Option<usize>,
-}
-
-impl<C: RecordConverter> MemReader<C> {
-    fn new(store: &MemPageStore, converter: C, batch_size: usize) -> Result<Self> {
-        let (plan, columns) = converter.resolve(&store.schema)?;
-        let mut source = RecordSource::new(columns.iter().map(|&c| store.schema.column(c)).collect());
-        source.set_pages(|i| {
-            let pages = store.columns.get(columns[i]).cloned().unwrap_or_default();
-            Ok(Box::new(MemPageReader { pages: pages.into() }) as Box<dyn PageReader>)
-        })?;
-        let columnless = columns.is_empty().then_some(store.rows);
-        Ok(MemReader { converter, plan, source, batch: Batch::new(), batch_size, columnless })
-    }
-
-    fn load(&mut self) -> Result<()> {
-        let n = match &mut self.columnless {
-            Some(left) => {
-                let n = (*left).min(self.batch_size);
-                *left -= n;
-                n
-            }
-            None => self.source.fill(self.batch_size)?,
-        };
-        if n == 0 {
-            self.batch.done = true;
-            return Ok(());
-        }
-        let (converter, plan, source) = (&self.converter, &self.plan, &mut self.source);
-        self.batch.pending = assemble_until_error(converter, plan, source, n, &mut self.batch.records);
-        Ok(())
-    }
-}
-
-impl<C: RecordConverter> Iterator for MemReader<C> {
-    type Item = Result<C::Record>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if let Some(answer) = self.batch.ready() {
-            return answer;
-        }
-        let loaded = self.load();
-        self.batch.after_load(loaded)
     }
 }

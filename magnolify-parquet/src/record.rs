@@ -1,29 +1,21 @@
-//! The converter trait that every kind of record goes through, and its
-//! implementation for derived types.
+//! The record-level traits every kind of record goes through, split like
+//! the field traits (schema, write, read), and their implementation for
+//! derived types.
 
 use std::marker::PhantomData;
-use std::sync::Arc;
 
 use parquet::file::metadata::KeyValue;
 use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::write::{ColumnSink, WriteAt};
 
-/// Turns records of one kind into Parquet columns and back.
-///
-/// Both compile-time types ([`Derived`]) and dynamic records (the Avro
-/// baseline's `AvroConverter`) implement it, so the in-memory store, the
-/// file writer and the file reader are the same code for both.
-pub trait RecordConverter {
-    /// The record type.
-    type Record;
-    /// What reading needs, resolved once per file (see [`resolve`](Self::resolve)).
-    type ReadPlan: Send + Sync + 'static;
-
+/// What a writer of records needs to know before the first one: the
+/// Parquet message and the footer's key/value pairs.
+pub trait RecordSchema {
     /// The Parquet message written.
     fn schema(&self) -> Result<TypePtr>;
 
@@ -31,10 +23,30 @@ pub trait RecordConverter {
     fn key_value_metadata(&self) -> Vec<KeyValue> {
         Vec::new()
     }
+}
+
+/// Shreds records of one kind into Parquet columns.
+///
+/// Both compile-time types ([`Derived`]) and dynamic records (the Avro
+/// baseline's `AvroConverter`) implement it, so the in-memory store and the
+/// file writer are the same code for both.
+pub trait RecordWrite: RecordSchema {
+    /// The record type, for any lifetime its borrowed fields have: a writer
+    /// of a borrowing struct takes records borrowing for as long as each
+    /// call lasts.
+    type Record<'a>;
 
     /// Shreds `record` into `sink`. On error the sink may hold part of the
     /// record; callers use [`ColumnSink::record`] to roll it back.
-    fn write(&self, record: &Self::Record, sink: &mut ColumnSink) -> Result<()>;
+    fn write(&self, record: &Self::Record<'_>, sink: &mut ColumnSink) -> Result<()>;
+}
+
+/// Assembles records of one kind from Parquet columns.
+pub trait RecordRead {
+    /// The record type.
+    type Record;
+    /// What reading needs, resolved once per file (see [`resolve`](Self::resolve)).
+    type ReadPlan: Send + Sync + 'static;
 
     /// Resolves the converter against a file's schema: returns the plan and,
     /// in cursor order, the file columns to decode.
@@ -46,12 +58,17 @@ pub trait RecordConverter {
 
 /// A struct that can be a whole Parquet record: `#[derive(ParquetType)]`
 /// implements it for structs with named fields.
-pub trait ParquetRecord: ParquetField {
+pub trait ParquetRecord: ParquetSchema {
     /// The message name written in the schema.
     const MESSAGE: &'static str;
 
     /// The struct's own doc comment.
     const DOC: Option<&'static str> = None;
+
+    /// The struct with its lifetime parameters set to `'a` (`Self` for a
+    /// struct without any): what a writer of it accepts, so that each
+    /// record may borrow for as long as its own `write` call.
+    type Borrowed<'a>: ParquetWrite;
 
     /// The Parquet message of the type.
     ///
@@ -72,8 +89,28 @@ pub trait ParquetRecord: ParquetField {
     }
 }
 
+/// A record type without borrowed fields: it writes as itself
+/// (`Borrowed<'a>` is `Self`) and reads. Generic code over derived records
+/// asks for this (every struct without lifetime parameters is one).
+///
+/// ```
+/// use magnolify_parquet::{mem::MemPageStore, OwnedRecord, ParquetType, Result};
+///
+/// fn round_trip<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
+///     MemPageStore::write_all(rows)?.read::<T>()?.collect()
+/// }
+///
+/// #[derive(ParquetType, Debug, PartialEq)]
+/// struct Point { x: i32 }
+/// assert_eq!(round_trip(&[Point { x: 1 }])?, [Point { x: 1 }]);
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
+pub trait OwnedRecord: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = Self> {}
+
+impl<T> OwnedRecord for T where T: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = T> {}
+
 /// The converter of a derived type: zero-sized, everything is in the type.
-pub struct Derived<T>(PhantomData<fn() -> T>);
+pub struct Derived<T>(PhantomData<fn() -> PhantomData<T>>);
 
 impl<T> Derived<T> {
     /// The converter of `T`.
@@ -104,20 +141,14 @@ impl<T> std::fmt::Debug for Derived<T> {
 /// Key of the footer entry that holds a derived type's doc comments.
 pub const DOCS_KEY: &str = "magnolify.docs";
 
-impl<T: ParquetRecord> RecordConverter for Derived<T> {
-    type Record = T;
-    type ReadPlan = T::ReadPlan;
-
+impl<T: ParquetRecord> RecordSchema for Derived<T> {
     fn schema(&self) -> Result<TypePtr> {
         T::message()
     }
 
     fn key_value_metadata(&self) -> Vec<KeyValue> {
         let mut docs: Vec<(String, String)> = T::DOC.map(|d| (String::new(), d.to_owned())).into_iter().collect();
-        <T as ParquetField>::docs("", &mut docs);
-        if docs.is_empty() {
-            return Vec::new();
-        }
+        T::docs("", &mut docs);
         docs.into_iter()
             .map(|(path, doc)| {
                 let key = if path.is_empty() { DOCS_KEY.to_owned() } else { format!("{DOCS_KEY}.{path}") };
@@ -125,11 +156,20 @@ impl<T: ParquetRecord> RecordConverter for Derived<T> {
             })
             .collect()
     }
+}
+
+impl<T: ParquetRecord> RecordWrite for Derived<T> {
+    type Record<'a> = T::Borrowed<'a>;
 
     #[inline]
-    fn write(&self, record: &T, sink: &mut ColumnSink) -> Result<()> {
+    fn write(&self, record: &T::Borrowed<'_>, sink: &mut ColumnSink) -> Result<()> {
         record.write(sink, WriteAt::ROOT, &FieldOptions::DEFAULT)
     }
+}
+
+impl<T: ParquetRecord + ParquetRead> RecordRead for Derived<T> {
+    type Record = T;
+    type ReadPlan = T::ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(T::ReadPlan, Vec<usize>)> {
         let mut resolver = Resolver::new(file);
@@ -141,9 +181,4 @@ impl<T: ParquetRecord> RecordConverter for Derived<T> {
     fn read(&self, plan: &T::ReadPlan, source: &mut RecordSource) -> Result<T> {
         T::read(plan, source)
     }
-}
-
-/// The schema descriptor of a converter's message.
-pub(crate) fn descriptor<C: RecordConverter>(converter: &C) -> Result<Arc<SchemaDescriptor>> {
-    Ok(Arc::new(SchemaDescriptor::new(converter.schema()?)))
 }

@@ -93,7 +93,7 @@ pub fn with_id(node: Type, id: i32) -> Result<Type> {
             .with_id(Some(id))
             .build(),
     };
-    rebuilt.map_err(|e| Error::schema(name, e.to_string()))
+    rebuilt.map_err(|e| Error::schema(&name, e.to_string()))
 }
 
 /// A list node named `name` in `layout`, whose element node is built by

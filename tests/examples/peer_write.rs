@@ -13,10 +13,6 @@
 //!   `Nested` record in the default layout and in parquet-avro's 2-level one.
 #![forbid(unsafe_code)]
 
-#[path = "../src/json.rs"]
-#[macro_use]
-mod json;
-
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::str::FromStr;
@@ -24,11 +20,12 @@ use std::str::FromStr;
 use apache_avro::BigDecimal;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use half::f16;
-use json::{Fmt, ToJson};
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
-use magnolify_parquet::{Derived, ParquetRecord, ParquetType, ParquetWriter, WriterBuilder};
+use magnolify_parquet::{Derived, OwnedRecord, ParquetType, ParquetWriter, WriterBuilder};
 use rust_decimal::Decimal;
 use serde_json::Value;
+use test_kit::json::{self, Fmt, ToJson};
+use test_kit::to_json_struct;
 use uuid::Uuid;
 
 // ---------------------------------------------------------------------------
@@ -540,7 +537,7 @@ fn wide_rows() -> Vec<Wide> {
 
 /// Writes `rows` to `dir/name.parquet` with `builder`, and their JSON to
 /// `dir/name.expected.json`.
-fn emit<T: ParquetRecord + ToJson>(
+fn emit<T: OwnedRecord + ToJson>(
     dir: &Path,
     name: &str,
     rows: &[T],

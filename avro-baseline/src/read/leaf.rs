@@ -5,14 +5,15 @@ use std::sync::Arc;
 
 use apache_avro::types::Value;
 use apache_avro::{Duration, Uuid};
+use magnolify_parquet::convert::{FileNode, RecordSource};
 use magnolify_parquet::parquet::basic::Type as Physical;
 use magnolify_parquet::parquet::schema::types::{ColumnDescriptor, Type};
-use magnolify_parquet::read::{FileNode, RecordSource};
 use magnolify_parquet::Result;
 
 use crate::bytes::{big_decimal_from, decimal_from};
 use crate::plan::Leaf;
-use crate::schema::annotation::{annotation, Annotation, Unit};
+use magnolify_parquet::convert::Annotation;
+use magnolify_parquet::TimeUnit as Unit;
 
 /// How a column's values become `Value`s. Numeric conversions are plain
 /// function pointers (a `Value` variant's constructor, or a widening).
@@ -43,7 +44,7 @@ pub(crate) enum Conv {
 
 /// The conversion of Avro `leaf` from the file's column `node`.
 pub(crate) fn resolve(leaf: &Leaf, node: &FileNode<'_>, descr: &ColumnDescriptor) -> Result<Conv> {
-    let ann = annotation(node.ty());
+    let ann = Annotation::of(node.ty());
     let length = match node.ty() {
         Type::PrimitiveType { type_length, .. } => usize::try_from(*type_length).ok(),
         Type::GroupType { .. } => None,
@@ -227,7 +228,7 @@ fn read_bytes_leaf(cursor: usize, conv: &Conv, src: &mut RecordSource) -> Result
         | Conv::String
         | Conv::FixedFromInt96
         | Conv::DecimalFromI32(_)
-        | Conv::DecimalFromI64(_) => Err(src.corrupt(cursor, "conversion dispatched to the wrong reader")),
+        | Conv::DecimalFromI64(_) => Err(src.bug(cursor, "conversion dispatched to the wrong reader")),
     }
 }
 

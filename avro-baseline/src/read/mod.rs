@@ -13,7 +13,7 @@ mod resolve;
 use std::collections::HashMap;
 
 use apache_avro::types::Value;
-use magnolify_parquet::read::{ListLevels, NullCheck, Presence, RecordSource};
+use magnolify_parquet::convert::{ListLevels, NullCheck, Presence, RecordSource};
 use magnolify_parquet::Result;
 
 pub(crate) use resolve::resolve;
@@ -116,7 +116,7 @@ pub(crate) fn read(node: &RNode, src: &mut RecordSource) -> Result<Value> {
             levels.read(src, |src| {
                 let k = match leaf::read(*key, &leaf::Conv::String, src)? {
                     Value::String(k) => k,
-                    other => return Err(src.corrupt(*key, format!("map key read as {other:?}"))),
+                    other => return Err(src.bug(*key, format!("map key read as {other:?}"))),
                 };
                 let v = match values {
                     MapValues::Read(node) => read(node, src)?,

@@ -4,8 +4,8 @@
 //! to decode chosen in cursor order.
 
 use apache_avro::types::Value;
+use magnolify_parquet::convert::{list_shape, map_shape, FileNode, ListLevels, NullCheck, Presence, Resolver};
 use magnolify_parquet::parquet::basic::{Repetition, Type as Physical};
-use magnolify_parquet::read::{list_shape, map_shape, FileNode, ListLevels, NullCheck, Presence, Resolver};
 use magnolify_parquet::Result;
 
 use super::{leaf, MapValues, RNode, RRecord, RUnion};

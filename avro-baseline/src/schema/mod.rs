@@ -2,7 +2,6 @@
 //! ([`to_parquet`]) and Parquet → Avro for reading files that carry no Avro
 //! schema ([`to_avro`]).
 
-pub(crate) mod annotation;
 pub(crate) mod json;
 pub(crate) mod to_avro;
 pub(crate) mod to_parquet;

@@ -16,15 +16,16 @@
 use std::collections::HashSet;
 
 use apache_avro::Schema;
+use magnolify_parquet::convert::{list_shape, map_shape, FileNode};
 use magnolify_parquet::parquet::basic::{Repetition, Type as Physical};
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type};
-use magnolify_parquet::read::{list_shape, map_shape, FileNode};
 use magnolify_parquet::Result;
 use serde_json::{json, Value as Json};
 
-use super::annotation::{annotation, Annotation, Unit};
 use crate::error::schema_error;
 use crate::AvroOptions;
+use magnolify_parquet::convert::Annotation;
+use magnolify_parquet::TimeUnit as Unit;
 
 /// The Avro schema of a Parquet message.
 pub(crate) fn avro_schema(schema: &SchemaDescriptor, opts: &AvroOptions) -> Result<Schema> {
@@ -106,14 +107,14 @@ fn list_type(node: &FileNode<'_>, namer: &mut Namer, opts: &AvroOptions) -> Resu
 
 /// The Avro type of a node whose own repetition is accounted for.
 fn value_type(node: &FileNode<'_>, namer: &mut Namer, opts: &AvroOptions) -> Result<Json> {
-    let ann = annotation(node.ty());
+    let ann = Annotation::of(node.ty());
     if node.is_group() {
         return match ann {
             Annotation::List => list_type(node, namer, opts),
             Annotation::Map => {
                 let shape = map_shape(node)?;
                 let key_ok = matches!(node_physical(shape.key.ty()), Some(Physical::BYTE_ARRAY))
-                    && matches!(annotation(shape.key.ty()), Annotation::String | Annotation::Enum);
+                    && matches!(Annotation::of(shape.key.ty()), Annotation::String | Annotation::Enum);
                 if !key_ok {
                     return Err(shape
                         .key

@@ -3,7 +3,8 @@
 //! and sits in an anonymous `const _` block, so the caller's imports, type
 //! names and constants can neither break nor be touched by it.
 
-mod bounds;
+mod attr_checks;
+mod halves;
 mod newtype;
 mod options;
 mod record;

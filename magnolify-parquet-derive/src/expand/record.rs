@@ -1,52 +1,74 @@
 //! Structs with named fields: a Parquet group with one node per stored
-//! field, in declaration order.
+//! field, in declaration order. Each of the three halves (schema, write,
+//! read) is its own impl; the write and read impls reach their field types
+//! through `Via` where-clauses (see `expand::halves`), so a struct whose
+//! fields only write has no read impl, and an unsupported field type is
+//! reported once.
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Ident;
 
-use super::bounds::with_bounds;
+use super::attr_checks::attribute_checks;
+use super::halves::{borrowed_type, Halves};
 use super::options::options_const;
 use super::private;
 use crate::model::{Container, Field};
 
 /// A field in the schema, with what every method needs to know of it.
-struct Stored<'a> {
-    field: &'a Field<'a>,
+pub(super) struct Stored<'a> {
+    pub(super) field: &'a Field<'a>,
     /// The type the Parquet form comes from: the field's, or `with::Repr`.
-    repr: TokenStream,
-    /// `<repr as ParquetField>`, spanned at the field's type (or `with`
+    pub(super) repr: TokenStream,
+    /// `<repr as ParquetSchema>`, spanned at the field's type (or `with`
     /// path), so that a type without a Parquet form is reported there.
-    pf: TokenStream,
-    span: Span,
+    pub(super) schema: TokenStream,
+    pub(super) span: Span,
     /// Name of the field's `FieldOptions` constant.
-    opts: Ident,
+    pub(super) opts: Ident,
     /// The field's slot in the read plan, and its value once read.
     slot: Ident,
     value: Ident,
-    /// Index of its first leaf within the struct's leaves.
-    offset: TokenStream,
+    /// Where its first leaf is while writing.
+    at: Ident,
 }
 
 pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let p = private();
-    let pf = quote!(#p::ParquetField);
     let stored = stored_fields(fields);
     let skipped: Vec<&Field<'_>> = fields.iter().filter(|f| !f.is_stored()).collect();
-
-    let generics = with_bounds(c.generics, bounds(fields));
-    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let halves = Halves::new(
+        c.generics,
+        stored.iter().map(|s| (s.field.ty, s.repr.clone(), s.field.attrs.with.is_none(), s.span)),
+        fields.iter().filter(|f| !f.is_stored() || f.attrs.default.is_some()).map(|f| f.ty),
+    );
     let ident = c.ident;
+    let ty_generics = halves.ty_generics();
+    let (schema_impl, schema_where) = halves.schema();
+    let (write_impl, write_where) = halves.write();
+    let (read_impl, read_where) = halves.read();
+    let (record_impl, record_where) = halves.record();
+    let via = halves.via();
 
     let option_consts = stored.iter().map(|s| options_const(&s.opts, &s.field.attrs, &c.attrs));
-    let pfs: Vec<&TokenStream> = stored.iter().map(|s| &s.pf).collect();
+    let (free_checks, inline_checks): (Vec<_>, Vec<_>) = stored.iter().map(|s| attribute_checks(s, &halves)).unzip();
+    // Each field's part of the associated items, wholly spanned at the
+    // field, so that a type with no Parquet form is reported there once.
+    let leaves = stored.iter().map(|s| {
+        let schema = &s.schema;
+        quote_spanned!(s.span=> #schema::LEAVES)
+    });
+    let plans = stored.iter().map(|s| {
+        let schema = &s.schema;
+        quote_spanned!(s.span=> ::magnolify_parquet::__private::Slot<#schema::ReadPlan>)
+    });
     let slots: Vec<&Ident> = stored.iter().map(|s| &s.slot).collect();
 
     let schema_nodes = stored.iter().map(schema_node);
-    let writes = stored.iter().map(write_field);
-    let resolves = stored.iter().map(resolve_field);
-    let reads = stored.iter().map(read_field);
+    let writes = write_fields(&stored, &via);
+    let resolves = stored.iter().map(|s| resolve_field(s, &via));
+    let reads = stored.iter().map(|s| read_field(s, &via));
     let docs = stored.iter().map(docs_field);
     let field_count = stored.len();
 
@@ -64,25 +86,35 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         Some(d) => quote!(#p::Some(#d)),
         None => quote!(#p::None),
     };
+    let borrowed = borrowed_type(c.ident, c.generics);
 
     quote! {
         #(#option_consts)*
+        #(#free_checks)*
 
         #[automatically_derived]
-        impl #impl_generics #pf for #ident #ty_generics #where_clause {
-            const LEAVES: usize = #(#pfs::LEAVES)+*;
-            type ReadPlan = #p::StructPlan<( #(#p::Slot<#pfs::ReadPlan>,)* )>;
+        impl #schema_impl #p::ParquetSchema for #ident #ty_generics #schema_where {
+            const LEAVES: usize = #(#leaves)+*;
+            type ReadPlan = #p::StructPlan<( #(#plans,)* )>;
 
             fn schema(
                 __name: &str,
                 __repetition: #p::Repetition,
                 _: &#p::FieldOptions,
             ) -> #p::Result<#p::Type> {
+                #(#inline_checks)*
                 let mut __fields = <#p::Vec<#p::Type>>::with_capacity(#field_count);
                 #(__fields.push(#schema_nodes);)*
                 #p::group(__name, __repetition, #p::None, __fields)
             }
 
+            fn docs(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::String)>) {
+                #(#docs)*
+            }
+        }
+
+        #[automatically_derived]
+        impl #write_impl #p::ParquetWrite for #ident #ty_generics #write_where {
             #[inline]
             fn write(
                 &self,
@@ -90,10 +122,13 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
                 __at: #p::WriteAt,
                 _: &#p::FieldOptions,
             ) -> #p::Result<()> {
-                #(#writes)*
+                #writes
                 #p::Ok(())
             }
+        }
 
+        #[automatically_derived]
+        impl #read_impl #p::ParquetRead for #ident #ty_generics #read_where {
             fn resolve(
                 __node: &#p::FileNode<'_>,
                 _: &#p::FieldOptions,
@@ -111,78 +146,57 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
                 #(#reads)*
                 #p::Ok(Self { #(#stored_inits,)* #(#skipped_inits,)* })
             }
-
-            fn docs(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::String)>) {
-                #(#docs)*
-            }
         }
 
         #[automatically_derived]
-        impl #impl_generics #p::ParquetRecord for #ident #ty_generics #where_clause {
+        impl #record_impl #p::ParquetRecord for #ident #ty_generics #record_where {
             const MESSAGE: &'static str = #message;
             const DOC: #p::Option<&'static str> = #doc;
+            type Borrowed<'__a> = #borrowed;
         }
 
         #[automatically_derived]
-        impl #impl_generics #p::ListElement for #ident #ty_generics #where_clause {}
+        impl #schema_impl #p::ListElement for #ident #ty_generics #schema_where {}
     }
 }
 
-/// The stored fields with their generated names and leaf offsets.
+/// The stored fields with their generated names.
 fn stored_fields<'a>(fields: &'a [Field<'a>]) -> Vec<Stored<'a>> {
-    let mut out: Vec<Stored<'a>> = Vec::new();
-    for (i, field) in fields.iter().filter(|f| f.is_stored()).enumerate() {
-        let offset = if out.is_empty() {
-            quote!(0usize)
-        } else {
-            let before = out.iter().map(|s| &s.pf);
-            quote!(#(#before::LEAVES)+*)
-        };
-        let (repr, span) = match &field.attrs.with {
-            Some(with) => {
-                let path = &with.value;
-                (quote!(#path::Repr), path_span(path))
+    fields
+        .iter()
+        .filter(|f| f.is_stored())
+        .enumerate()
+        .map(|(i, field)| {
+            let (repr, span) = match &field.attrs.with {
+                Some(with) => {
+                    let path = &with.value;
+                    (quote!(#path::Repr), path_span(path))
+                }
+                None => {
+                    let ty = field.ty;
+                    (quote!(#ty), ty.span())
+                }
+            };
+            let schema = quote_spanned!(span=> <#repr as ::magnolify_parquet::__private::ParquetSchema>);
+            Stored {
+                field,
+                repr,
+                schema,
+                span,
+                opts: format_ident!("__PARQUET_OPTS_{}", i),
+                slot: format_ident!("__slot_{}", i),
+                value: format_ident!("__value_{}", i),
+                at: format_ident!("__at_{}", i),
             }
-            None => {
-                let ty = field.ty;
-                (quote!(#ty), ty.span())
-            }
-        };
-        let pf = quote_spanned!(span=> <#repr as ::magnolify_parquet::__private::ParquetField>);
-        out.push(Stored {
-            field,
-            repr,
-            pf,
-            span,
-            opts: format_ident!("__PARQUET_OPTS_{}", i),
-            slot: format_ident!("__slot_{}", i),
-            value: format_ident!("__value_{}", i),
-            offset,
-        });
-    }
-    out
-}
-
-/// What each field type must implement when it uses a type parameter.
-fn bounds<'a>(fields: &'a [Field<'a>]) -> Vec<(&'a syn::Type, TokenStream)> {
-    let p = private();
-    let mut out = Vec::new();
-    for f in fields {
-        if f.is_stored() && f.attrs.with.is_none() {
-            out.push((f.ty, quote!(#p::ParquetField)));
-        }
-        if !f.is_stored() || f.attrs.default.is_some() {
-            out.push((f.ty, quote!(#p::Default)));
-        }
-    }
-    out
+        })
+        .collect()
 }
 
 /// The field's schema node, with its field id.
 fn schema_node(s: &Stored<'_>) -> TokenStream {
     let p = private();
-    let (pf, opts, name) = (&s.pf, &s.opts, &s.field.name);
-    let node = quote!(#pf::schema(#name, #p::Repetition::REQUIRED, &#opts)?);
+    let (schema, opts, name) = (&s.schema, &s.opts, &s.field.name);
+    let node = quote!(#schema::schema(#name, #p::Repetition::REQUIRED, &#opts)?);
     match &s.field.attrs.field_id {
         Some(id) => {
             let id = Literal::i32_suffixed(id.value);
@@ -192,64 +206,80 @@ fn schema_node(s: &Stored<'_>) -> TokenStream {
     }
 }
 
-fn write_field(s: &Stored<'_>) -> TokenStream {
+/// Each field written at its first leaf: the previous field's leaf plus the
+/// previous field's leaf count, so the generated code grows linearly with
+/// the number of fields.
+fn write_fields(stored: &[Stored<'_>], via: &TokenStream) -> TokenStream {
     let p = private();
-    let (pf, opts, offset, name) = (&s.pf, &s.opts, &s.offset, &s.field.name);
-    let member = s.field.ident;
-    match &s.field.attrs.with {
-        None => quote! {
-            #pf::write(&self.#member, __sink, __at.skip_leaves(#offset), &#opts)?;
-        },
-        Some(with) => {
-            let path = &with.value;
-            let to_parquet = quote_spanned!(path_span(path)=> #path::to_parquet);
-            quote! {
-                match #to_parquet(&self.#member) {
-                    #p::Ok(__repr) => {
-                        #pf::write(&__repr, __sink, __at.skip_leaves(#offset), &#opts)?
-                    }
-                    #p::Err(__e) => {
-                        return #p::Err(#p::with_write_error(__sink, __at.skip_leaves(#offset).leaf(), #name, __e));
+    let mut out = TokenStream::new();
+    let mut previous: Option<&Stored<'_>> = None;
+    for s in stored {
+        let at = &s.at;
+        out.extend(match previous {
+            None => quote!(let #at = __at;),
+            Some(prev) => {
+                let (prev_at, prev_schema) = (&prev.at, &prev.schema);
+                quote!(let #at = #prev_at.skip_leaves(#prev_schema::LEAVES);)
+            }
+        });
+        let (repr, opts, name) = (&s.repr, &s.opts, &s.field.name);
+        let member = s.field.ident;
+        let write = quote_spanned!(s.span=> <#via as ::magnolify_parquet::__private::WriteField<#repr>>::write);
+        out.extend(match &s.field.attrs.with {
+            None => quote! {
+                #write(&self.#member, __sink, #at, &#opts)?;
+            },
+            Some(with) => {
+                let path = &with.value;
+                let to_parquet = quote_spanned!(path_span(path)=> #path::to_parquet);
+                quote! {
+                    match #to_parquet(&self.#member) {
+                        #p::Ok(__repr) => #write(&__repr, __sink, #at, &#opts)?,
+                        #p::Err(__e) => {
+                            return #p::Err(#p::with_write_error(__sink, #at.leaf(), #name, __e));
+                        }
                     }
                 }
             }
-        }
+        });
+        previous = Some(s);
     }
+    out
 }
 
-fn resolve_field(s: &Stored<'_>) -> TokenStream {
+fn resolve_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
     let p = private();
-    let (repr, pf, opts, name, slot) = (&s.repr, &s.pf, &s.opts, &s.field.name, &s.slot);
+    let (repr, opts, name, slot) = (&s.repr, &s.opts, &s.field.name, &s.slot);
     let has_default = s.field.attrs.default.is_some();
+    let read = quote_spanned!(s.span=> <#via as ::magnolify_parquet::__private::ReadField<#repr, _>>);
     let missing_field = quote_spanned!(s.span=> ::magnolify_parquet::__private::missing_field::<#repr>);
     quote! {
         let #slot = match __node.child(#name) {
-            #p::Some(__child) => #p::Slot::Read(#pf::resolve(&__child, &#opts, __resolver)?),
-            #p::None => #missing_field(__node, #name, #has_default)?,
+            #p::Some(__child) => #p::Slot::Read(#read::resolve(&__child, &#opts, __resolver)?),
+            #p::None => #missing_field(__node, #name, #has_default, #read::missing().is_some())?,
         };
     }
 }
 
-fn read_field(s: &Stored<'_>) -> TokenStream {
+fn read_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
     let p = private();
-    let (repr, pf, name, slot, value) = (&s.repr, &s.pf, &s.field.name, &s.slot, &s.value);
+    let (repr, name, slot, value) = (&s.repr, &s.field.name, &s.slot, &s.value);
     let ty = s.field.ty;
-    let read = quote!(#pf::read(__p, __src)?);
-    let missing_value = quote_spanned!(s.span=> ::magnolify_parquet::__private::missing_value::<#repr>);
+    let read = quote_spanned!(s.span=> <#via as ::magnolify_parquet::__private::ReadField<#repr, _>>);
     // What a field absent from the file reads: its default, else the missing
     // value of its form (`None`, empty), checked possible when resolving.
-    let missing = if s.field.attrs.default.is_some() {
-        quote_spanned!(ty.span()=> <#ty as #p::Default>::default())
-    } else {
-        quote!(#missing_value(#name)?)
-    };
+    let missing_value = quote!(#p::missing_value(#read::missing(), #name)?);
+    let default = s.field.attrs.default.is_some().then(|| quote_spanned!(ty.span()=> <#ty as #p::Default>::default()));
     match &s.field.attrs.with {
-        None => quote! {
-            let #value = match #slot {
-                #p::Slot::Read(__p) => #read,
-                #p::Slot::Missing => #missing,
-            };
-        },
+        None => {
+            let missing = default.unwrap_or(missing_value);
+            quote! {
+                let #value = match #slot {
+                    #p::Slot::Read(__p) => #read::read(__p, __src)?,
+                    #p::Slot::Missing => #missing,
+                };
+            }
+        }
         Some(with) => {
             let path = &with.value;
             let from_parquet = quote_spanned!(path_span(path)=> #path::from_parquet);
@@ -261,9 +291,8 @@ fn read_field(s: &Stored<'_>) -> TokenStream {
                     }
                 }
             };
-            let from_read = convert(read);
-            let missing =
-                if s.field.attrs.default.is_some() { missing } else { convert(quote!(#missing_value(#name)?)) };
+            let from_read = convert(quote!(#read::read(__p, __src)?));
+            let missing = default.unwrap_or_else(|| convert(missing_value));
             quote! {
                 let #value = match #slot {
                     #p::Slot::Read(__p) => #from_read,
@@ -276,7 +305,7 @@ fn read_field(s: &Stored<'_>) -> TokenStream {
 
 fn docs_field(s: &Stored<'_>) -> TokenStream {
     let p = private();
-    let (pf, name) = (&s.pf, &s.field.name);
+    let (schema, name) = (&s.schema, &s.field.name);
     let own = s.field.doc.as_ref().map(|doc| {
         quote! {
             let mut __text = #p::String::new();
@@ -286,11 +315,11 @@ fn docs_field(s: &Stored<'_>) -> TokenStream {
     });
     quote! {
         #own
-        #pf::docs(&#p::doc_path(__prefix, #name), __out);
+        #schema::docs(&#p::doc_path(__prefix, #name), __out);
     }
 }
 
 /// The span of a `with` path: the string literal it was parsed from.
-fn path_span(path: &syn::Path) -> Span {
+pub(super) fn path_span(path: &syn::Path) -> Span {
     path.segments.first().map_or_else(Span::call_site, |s| s.ident.span())
 }

@@ -9,7 +9,6 @@ use crate::model::{Container, Variant};
 
 pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let p = private();
-    let pf = quote!(#p::ParquetField);
     let (impl_generics, ty_generics, where_clause) = c.generics.split_for_impl();
     let ident = c.ident;
     let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
@@ -17,7 +16,7 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let indices = (0..variants.len()).map(Literal::usize_suffixed);
     quote! {
         #[automatically_derived]
-        impl #impl_generics #pf for #ident #ty_generics #where_clause {
+        impl #impl_generics #p::ParquetSchema for #ident #ty_generics #where_clause {
             const LEAVES: usize = 1;
             type ReadPlan = #p::LeafPlan<()>;
 
@@ -28,7 +27,10 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
             ) -> #p::Result<#p::Type> {
                 #p::enum_schema(__name, __repetition)
             }
+        }
 
+        #[automatically_derived]
+        impl #impl_generics #p::ParquetWrite for #ident #ty_generics #where_clause {
             #[inline]
             fn write(
                 &self,
@@ -41,7 +43,10 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
                 };
                 __sink.push_bytes(__at, __symbol.as_bytes())
             }
+        }
 
+        #[automatically_derived]
+        impl #impl_generics #p::ParquetRead for #ident #ty_generics #where_clause {
             fn resolve(
                 __node: &#p::FileNode<'_>,
                 _: &#p::FieldOptions,

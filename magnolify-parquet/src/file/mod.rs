@@ -1,8 +1,13 @@
 //! Parquet files: a writer that encodes column chunks as records arrive and
-//! a reader that decodes only the columns the type needs.
+//! a reader that decodes only the columns the type needs. Both are thin
+//! adapters of the one record writer and reader, over a file as the chunk
+//! sink and as the row-group source.
 
+mod atomic;
+mod chunks;
 pub(crate) mod reader;
 mod writer;
 
-pub use reader::ParquetReader;
-pub use writer::{AtomicFile, ParquetWriter, WriterBuilder};
+pub use atomic::AtomicFile;
+pub use reader::{CheckedMetadata, FileRowGroups, ParquetReader, ReaderBuilder};
+pub use writer::{ParquetWriter, WriterBuilder, DEFAULT_MAX_ROW_GROUP_BYTES};

@@ -12,7 +12,8 @@ use crate::error::Result;
 fn chosen_since(node: &FileNode<'_>, first: usize, resolver: &Resolver<'_>) -> Result<usize> {
     match resolver.cursors().saturating_sub(first) {
         0 => Err(node.error(format!(
-            "none of the fields of this node exist in the file ({}): its presence cannot be read",
+            "none of the fields of this node exist in the file ({}): its presence cannot be read; \
+             read at least one of the file's fields, or mark the field #[parquet(skip)]",
             node.field_names()
         ))),
         n => Ok(n),
@@ -83,7 +84,7 @@ impl ListLevels {
         let d = src.peek(self.first).1;
         if d < self.def {
             if d < self.null_def {
-                return Err(src.null_error(self.first));
+                return Err(src.null_at(self.first, d));
             }
             return src.skip(self.first, self.count, self.def);
         }
@@ -95,7 +96,7 @@ impl ListLevels {
             }
             if r > self.rep {
                 return Err(
-                    src.corrupt(self.first, format!("repetition level {r} where at most {} can follow", self.rep))
+                    src.damaged(self.first, format!("repetition level {r} where at most {} can follow", self.rep))
                 );
             }
         }
@@ -123,8 +124,9 @@ impl NullCheck {
     /// Errors when the group is null in the current record.
     #[inline(always)]
     pub fn check(&self, src: &RecordSource) -> Result<()> {
-        if src.peek(self.cursor).1 < self.def {
-            return Err(src.null_error(self.cursor));
+        let d = src.peek(self.cursor).1;
+        if d < self.def {
+            return Err(src.null_at(self.cursor, d));
         }
         Ok(())
     }

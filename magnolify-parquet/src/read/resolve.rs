@@ -5,7 +5,7 @@
 use parquet::basic::{ConvertedType, LogicalType, Repetition};
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 
 /// A node of the file's schema, seen from the Rust type being resolved.
 ///
@@ -135,9 +135,19 @@ impl<'a> FileNode<'a> {
         format!("[{}]", names.join(", "))
     }
 
-    /// A resolution error at this node.
+    /// Where the node is, for errors: its column path (none for the root).
+    pub fn location(&self) -> Location {
+        if self.path.is_empty() {
+            Location::default()
+        } else {
+            Location::column(&self.path)
+        }
+    }
+
+    /// A schema-mismatch error at this node; `message` should say what to
+    /// change in the type.
     pub fn error(&self, message: impl Into<String>) -> Error {
-        Error::resolve(if self.path.is_empty() { "<root>" } else { &self.path }, message)
+        Error::mismatch(self.location(), message)
     }
 
     /// Short description of the node for messages, in the schema text's

@@ -1,12 +1,16 @@
 //! Per-leaf cursors over decoded batches of whole records: what assembly
 //! reads from.
 
+use std::sync::Arc;
+
 use parquet::column::page::PageReader;
 use parquet::column::reader::{get_column_reader, ColumnReader};
 use parquet::data_type::{ByteArray, FixedLenByteArray, Int96};
-use parquet::schema::types::ColumnDescPtr;
+use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor};
 
-use crate::error::{Error, Result};
+use super::nulls::null_error;
+use crate::error::{Error, Location, Result};
+use crate::guard::crate_call;
 
 /// The dense values of one batch of a leaf, typed by its physical type.
 #[derive(Debug)]
@@ -51,6 +55,8 @@ pub(crate) struct LeafCursor {
     pub(crate) max_def: i16,
     pub(crate) max_rep: i16,
     pub(crate) path: String,
+    /// Index of the column among the file's leaves.
+    pub(crate) column: usize,
     pub(crate) descr: ColumnDescPtr,
     reader: Option<ColumnReader>,
 }
@@ -70,16 +76,16 @@ macro_rules! take_value {
             match &c.values {
                 Values::$variant(v) => match v.get(i) {
                     Some(x) => Ok(Some(x.clone())),
-                    None => Err(corrupt_cold(&c.path, "fewer values than defined levels")),
+                    None => Err(damaged_cold(&c.path, "fewer values than defined levels")),
                 },
-                _ => Err(corrupt_cold(&c.path, concat!("column is not ", stringify!($variant)))),
+                _ => Err(bug_cold(&c.path, concat!("the converter read a column that is not ", stringify!($variant)))),
             }
         }
     };
 }
 
 impl LeafCursor {
-    pub(crate) fn new(descr: ColumnDescPtr) -> Self {
+    pub(crate) fn new(column: usize, descr: ColumnDescPtr) -> Self {
         use parquet::basic::Type as P;
         let values = match descr.physical_type() {
             P::BOOLEAN => Values::Bool(Vec::new()),
@@ -101,6 +107,7 @@ impl LeafCursor {
             max_def: descr.max_def_level(),
             max_rep: descr.max_rep_level(),
             path: descr.path().string(),
+            column,
             descr,
             reader: None,
         }
@@ -126,7 +133,7 @@ impl LeafCursor {
     fn next_def(&mut self) -> Result<i16> {
         let i = self.lvl;
         if i >= self.len() {
-            return Err(corrupt_cold(&self.path, "column ended before the other columns of the record"));
+            return Err(damaged_cold(&self.path, "column ended before the other columns of the record"));
         }
         self.lvl = i + 1;
         // A column without definition levels has an empty `def`: one bounds
@@ -148,19 +155,26 @@ impl LeafCursor {
         self.levels = 0;
         let def = (self.max_def > 0).then_some(&mut self.def);
         let rep = (self.max_rep > 0).then_some(&mut self.rep);
+        let path = &self.path;
+        let damaged = |e: parquet::errors::ParquetError| Error::damaged(Location::column(path), e.to_string());
         macro_rules! read {
             ($($reader:ident => $values:ident),*) => {
                 match (&mut self.reader, &mut self.values) {
                     $((Some(ColumnReader::$reader(r)), Values::$values(v)) => {
                         v.clear();
-                        r.read_records(records, def, rep, v)
+                        crate_call(|| Location::column(path), || r.read_records(records, def, rep, v).map_err(damaged))?
                     })*
                     (None, _) => return Ok(0),
-                    _ => return Err(Error::corrupt(self.path.clone(), "column reader and buffer disagree on the physical type")),
+                    _ => {
+                        return Err(Error::bug(
+                            Location::column(path),
+                            "column reader and buffer disagree on the physical type",
+                        ))
+                    }
                 }
             };
         }
-        let read = read!(
+        let (n, _, _) = read!(
             BoolColumnReader => Bool,
             Int32ColumnReader => I32,
             Int64ColumnReader => I64,
@@ -170,7 +184,6 @@ impl LeafCursor {
             ByteArrayColumnReader => Bytes,
             FixedLenByteArrayColumnReader => Fixed
         );
-        let (n, _, _) = read.map_err(|e| Error::parquet_at(self.path.clone(), e))?;
         self.levels = self.count_levels();
         self.check_batch()?;
         Ok(n)
@@ -179,32 +192,24 @@ impl LeafCursor {
     /// Checks the levels of a fresh batch against the schema's bounds, so
     /// that assembly can trust them.
     fn check_batch(&self) -> Result<()> {
+        let damaged = |message: String| Err(Error::damaged(Location::column(&self.path), message));
         if let Some(d) = self.def.iter().find(|d| **d < 0 || **d > self.max_def) {
-            return Err(Error::corrupt(
-                self.path.clone(),
-                format!("definition level {d} outside 0..={}", self.max_def),
-            ));
+            return damaged(format!("definition level {d} outside 0..={}", self.max_def));
         }
         if let Some(r) = self.rep.iter().find(|r| **r < 0 || **r > self.max_rep) {
-            return Err(Error::corrupt(
-                self.path.clone(),
-                format!("repetition level {r} outside 0..={}", self.max_rep),
-            ));
+            return damaged(format!("repetition level {r} outside 0..={}", self.max_rep));
         }
         // A batch holds whole records, and a record starts at repetition level 0.
         if let Some(r) = self.rep.first().filter(|r| **r != 0) {
-            return Err(Error::corrupt(self.path.clone(), format!("a record starts at repetition level {r}, not 0")));
+            return damaged(format!("a record starts at repetition level {r}, not 0"));
         }
         if self.max_def > 0 && self.max_rep > 0 && self.def.len() != self.rep.len() {
-            return Err(Error::corrupt(self.path.clone(), "as many definition as repetition levels expected"));
+            return damaged("as many definition as repetition levels expected".to_owned());
         }
         let defined =
             if self.max_def > 0 { self.def.iter().filter(|d| **d == self.max_def).count() } else { self.len() };
         if defined != self.values.len() {
-            return Err(Error::corrupt(
-                self.path.clone(),
-                format!("{} values decoded for {defined} defined levels", self.values.len()),
-            ));
+            return damaged(format!("{} values decoded for {defined} defined levels", self.values.len()));
         }
         Ok(())
     }
@@ -223,12 +228,25 @@ impl LeafCursor {
 /// consume one triplet.
 pub struct RecordSource {
     pub(crate) cursors: Vec<LeafCursor>,
-    pub(crate) row: u64,
+    pub(crate) record: u64,
+    schema: Arc<SchemaDescriptor>,
 }
 
 impl RecordSource {
-    pub(crate) fn new(columns: Vec<ColumnDescPtr>) -> Self {
-        RecordSource { cursors: columns.into_iter().map(LeafCursor::new).collect(), row: 0 }
+    /// Cursors over the file columns `columns` of `schema`, each checked to exist.
+    pub(crate) fn new(schema: Arc<SchemaDescriptor>, columns: &[usize]) -> Result<Self> {
+        let n = schema.num_columns();
+        let cursors = columns
+            .iter()
+            .map(|&c| match c < n {
+                true => Ok(LeafCursor::new(c, schema.column(c))),
+                false => Err(Error::bug(
+                    Location::default(),
+                    format!("the converter asked for column {c}, the file has {n}"),
+                )),
+            })
+            .collect::<Result<_>>()?;
+        Ok(RecordSource { cursors, record: 0, schema })
     }
 
     #[inline(always)]
@@ -238,13 +256,21 @@ impl RecordSource {
     }
 
     /// Index of the record being assembled, from the start of the file.
-    pub fn row(&self) -> u64 {
-        self.row
+    pub fn record(&self) -> u64 {
+        self.record
     }
 
     /// Dotted path of the column under `cursor`.
-    pub fn path(&self, cursor: usize) -> &str {
-        self.cursors.get(cursor).map_or("?", |c| c.path.as_str())
+    pub fn path(&self, cursor: usize) -> Option<&str> {
+        self.cursors.get(cursor).map(|c| c.path.as_str())
+    }
+
+    fn location(&self, cursor: usize) -> Location {
+        let location = match self.path(cursor) {
+            Some(path) => Location::column(path),
+            None => Location::default(),
+        };
+        location.with_record(self.record)
     }
 
     /// Maximum definition level of the column under `cursor`.
@@ -274,8 +300,8 @@ impl RecordSource {
             let c = self.cursor_mut(i)?;
             let d = c.next_def()?;
             if d >= below {
-                return Err(Error::corrupt(
-                    c.path.clone(),
+                return Err(Error::damaged(
+                    Location::column(&c.path),
                     format!("definition level {d} where the enclosing node is absent (below {below})"),
                 ));
             }
@@ -283,19 +309,42 @@ impl RecordSource {
         Ok(())
     }
 
-    /// The error for a null in a required field at `cursor`.
+    /// The error for a null where the type has none: the triplet just
+    /// taken from `cursor` was null. It names the node of the file that is
+    /// null and the type to use instead.
+    #[cold]
     pub fn null_error(&self, cursor: usize) -> Error {
-        Error::Null { path: self.path(cursor).to_owned(), row: self.row }
+        let def = self.cursors.get(cursor).and_then(|c| c.lvl.checked_sub(1).and_then(|i| c.def.get(i)));
+        self.null_at(cursor, def.copied().unwrap_or(0))
     }
 
-    /// A value error at `cursor` and the current row.
+    /// The error for a null at definition level `def` of `cursor` (a level
+    /// that was peeked, not taken).
+    #[cold]
+    pub fn null_at(&self, cursor: usize, def: i16) -> Error {
+        match self.cursors.get(cursor) {
+            Some(c) => null_error(&self.schema, c.column, def, self.record),
+            None => no_cursor(cursor, self.cursors.len()),
+        }
+    }
+
+    /// A value error at `cursor` and the current record.
+    #[cold]
     pub fn value_error(&self, cursor: usize, message: impl Into<String>) -> Error {
-        Error::Value { path: self.path(cursor).to_owned(), row: Some(self.row), message: message.into() }
+        Error::value(self.location(cursor), message)
     }
 
-    /// A corruption error at `cursor`.
-    pub fn corrupt(&self, cursor: usize, message: impl Into<String>) -> Error {
-        Error::corrupt(self.path(cursor).to_owned(), message)
+    /// A converter-bug error at `cursor`: the converter did something its
+    /// own plan rules out.
+    #[cold]
+    pub fn bug(&self, cursor: usize, message: impl Into<String>) -> Error {
+        Error::bug(self.location(cursor), message)
+    }
+
+    /// A damaged-data error at `cursor`.
+    #[cold]
+    pub fn damaged(&self, cursor: usize, message: impl Into<String>) -> Error {
+        Error::damaged(self.location(cursor), message)
     }
 
     take_value!(
@@ -330,19 +379,22 @@ impl RecordSource {
         let bytes = match &c.values {
             Values::Bytes(v) => v.get(i).map(|b| b.data()),
             Values::Fixed(v) => v.get(i).map(|b| b.data()),
-            _ => return Err(corrupt_cold(&c.path, "column does not hold bytes")),
+            _ => return Err(bug_cold(&c.path, "the converter read bytes from a column that holds none")),
         };
         match bytes {
             Some(b) => Ok(Some(f(b))),
-            None => Err(corrupt_cold(&c.path, "fewer values than defined levels")),
+            None => Err(damaged_cold(&c.path, "fewer values than defined levels")),
         }
     }
 
-    /// Starts a new column chunk for every cursor: `pages(i)` gives the page
-    /// reader of cursor `i`.
-    pub(crate) fn set_pages(&mut self, mut pages: impl FnMut(usize) -> Result<Box<dyn PageReader>>) -> Result<()> {
+    /// Starts a new column chunk for every cursor: `pages(i, column)` gives
+    /// the page reader of cursor `i`, which reads file column `column`.
+    pub(crate) fn set_pages(
+        &mut self,
+        mut pages: impl FnMut(usize, usize) -> Result<Box<dyn PageReader>>,
+    ) -> Result<()> {
         for (i, c) in self.cursors.iter_mut().enumerate() {
-            c.set_pages(pages(i)?);
+            c.set_pages(pages(i, c.column)?);
         }
         Ok(())
     }
@@ -356,7 +408,10 @@ impl RecordSource {
             match count {
                 None => count = Some(n),
                 Some(m) if m != n => {
-                    return Err(Error::corrupt(c.path.clone(), format!("{n} records where other columns have {m}")))
+                    return Err(Error::damaged(
+                        Location::column(&c.path),
+                        format!("{n} records where other columns have {m}"),
+                    ))
                 }
                 _ => {}
             }
@@ -367,8 +422,8 @@ impl RecordSource {
     /// After a batch has been assembled: every triplet must have been read.
     pub(crate) fn check_exhausted(&self) -> Result<()> {
         match self.cursors.iter().find(|c| !c.exhausted()) {
-            Some(c) => Err(Error::corrupt(
-                c.path.clone(),
+            Some(c) => Err(Error::damaged(
+                Location::column(&c.path),
                 format!("{} triplets left over after the records of the batch were assembled", c.len() - c.lvl),
             )),
             None => Ok(()),
@@ -381,12 +436,18 @@ impl RecordSource {
 
 #[cold]
 #[inline(never)]
-fn corrupt_cold(path: &str, message: &str) -> Error {
-    Error::corrupt(path.to_owned(), message)
+fn damaged_cold(path: &str, message: &str) -> Error {
+    Error::damaged(Location::column(path), message)
+}
+
+#[cold]
+#[inline(never)]
+fn bug_cold(path: &str, message: &str) -> Error {
+    Error::bug(Location::column(path), message)
 }
 
 #[cold]
 #[inline(never)]
 fn no_cursor(cursor: usize, read: usize) -> Error {
-    Error::corrupt(format!("#{cursor}"), format!("no cursor {cursor}: {read} columns are read"))
+    Error::bug(Location::default(), format!("the converter read cursor {cursor}, but resolved only {read}"))
 }

@@ -9,7 +9,7 @@ use parquet::schema::types::Type;
 use super::decimal_column as column;
 use super::{LeafPlan, ListElement};
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::write::{ColumnSink, WriteAt};
@@ -85,21 +85,25 @@ fn fits(v: &BigInt, precision: u32) -> bool {
 /// the same errors; without a declared spec it keeps the file's scale.
 ///
 /// ```
-/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use magnolify_parquet::{FieldOptions, ParquetSchema, schema};
 /// use parquet::basic::Repetition;
 ///
 /// let opts = FieldOptions::new().decimal(38, 10);
 /// let node = bigdecimal::BigDecimal::schema("amount", Repetition::OPTIONAL, &opts).unwrap();
 /// assert_eq!(schema::to_text(&node).trim(), "OPTIONAL FIXED_LEN_BYTE_ARRAY (16) amount (DECIMAL(38,10));");
 /// ```
-impl ParquetField for BigDecimal {
+impl ParquetSchema for BigDecimal {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<DecimalConv>;
+    const ACCEPTS: Accepts = Accepts::DECIMAL;
+    const NEEDS_DECIMAL: bool = true;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         column::decimal_schema(name, repetition, opts, &LIMITS)
     }
+}
 
+impl ParquetWrite for BigDecimal {
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf(), e))?;
         let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf(), e))?;
@@ -131,7 +135,9 @@ impl ParquetField for BigDecimal {
             Storage::Binary => sink.push_bytes(at, &unscaled.to_signed_bytes_be()),
         }
     }
+}
 
+impl ParquetRead for BigDecimal {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         column::resolve_decimal(node, opts, resolver, &LIMITS)
     }
@@ -173,42 +179,19 @@ mod tests {
     //! Round trips and errors of `BigDecimal`, through a one-field converter
     //! written over the runtime (the tests crate does not depend on bigdecimal).
 
-    use std::marker::PhantomData;
     use std::str::FromStr;
 
     use bigdecimal::BigDecimal;
-    use parquet::basic::Repetition;
-    use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
+    use crate::convert::OneField;
     use crate::mem::MemPageStore;
-    use crate::read::{FileNode, RecordSource, Resolver};
-    use crate::write::{ColumnSink, WriteAt};
     use crate::{
-        schema, DecimalPhysical, Error, FieldOptions, ParquetField, ParquetReader, ParquetWriter, RecordConverter,
+        schema, DecimalPhysical, Error, FieldOptions, ParquetRead, ParquetReader, ParquetWrite, ParquetWriter,
+        RecordSchema,
     };
 
-    struct One<T>(FieldOptions, PhantomData<fn() -> T>);
-
-    impl<T: ParquetField> RecordConverter for One<T> {
-        type Record = T;
-        type ReadPlan = T::ReadPlan;
-        fn schema(&self) -> crate::Result<TypePtr> {
-            let field = T::schema("v", Repetition::REQUIRED, &self.0)?;
-            schema::message_from("m", schema::group("m", Repetition::REQUIRED, None, vec![field])?)
-        }
-        fn write(&self, record: &T, sink: &mut ColumnSink) -> crate::Result<()> {
-            record.write(sink, WriteAt::ROOT, &self.0)
-        }
-        fn resolve(&self, file: &SchemaDescriptor) -> crate::Result<(T::ReadPlan, Vec<usize>)> {
-            let root = FileNode::root(file);
-            let node = root.child("v").ok_or_else(|| root.error("no field v"))?;
-            let mut resolver = Resolver::new(file);
-            let plan = T::resolve(&node, &self.0, &mut resolver)?;
-            Ok((plan, resolver.into_columns()))
-        }
-        fn read(&self, plan: &T::ReadPlan, source: &mut RecordSource) -> crate::Result<T> {
-            T::read(plan, source)
-        }
+    fn one<T>(opts: FieldOptions) -> OneField<T> {
+        OneField::new("v", opts)
     }
 
     fn big(s: &str) -> BigDecimal {
@@ -219,16 +202,16 @@ mod tests {
         FieldOptions::new().decimal(p, s)
     }
 
-    fn write<T: ParquetField>(opts: FieldOptions, values: &[T]) -> crate::Result<bytes::Bytes> {
-        let mut writer = ParquetWriter::with_converter(One::<T>(opts, PhantomData), Vec::new())?;
+    fn write<T: ParquetWrite>(opts: FieldOptions, values: &[T]) -> crate::Result<bytes::Bytes> {
+        let mut writer = ParquetWriter::with_converter(one::<T>(opts), Vec::new())?;
         for v in values {
             writer.write(v)?;
         }
         Ok(bytes::Bytes::from(writer.into_inner()?))
     }
 
-    fn read<T: ParquetField>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
-        ParquetReader::with_converter(One::<T>(opts, PhantomData), file.clone())?.collect()
+    fn read<T: ParquetRead>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
+        ParquetReader::builder(file.clone())?.build_with(one::<T>(opts))?.collect()
     }
 
     fn texts(values: &[BigDecimal]) -> Vec<String> {
@@ -236,9 +219,8 @@ mod tests {
     }
 
     fn column_text(file: &bytes::Bytes) -> String {
-        let reader = ParquetReader::with_converter(One::<BigDecimal>(FieldOptions::new(), PhantomData), file.clone());
-        let reader = reader.unwrap_or_else(|e| panic!("{e}"));
-        let descr = reader.metadata().file_metadata().schema_descr().column(0);
+        let builder = ParquetReader::builder(file.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let descr = builder.schema().column(0);
         schema::to_text(descr.self_type()).trim().to_owned()
     }
 
@@ -249,13 +231,12 @@ mod tests {
         let scale = opts.decimal.map_or(0, |s| i64::from(s.scale));
         let expected: Vec<String> = values.iter().map(|v| v.with_scale(scale).to_string()).collect();
 
-        let mut writer = MemPageStore::writer(One::<BigDecimal>(opts, PhantomData)).expect("writer");
+        let mut writer = MemPageStore::writer(one::<BigDecimal>(opts)).expect("writer");
         for v in &values {
             writer.write(v).unwrap_or_else(|e| panic!("{v}: {e}"));
         }
         let store = writer.finish().expect("store");
-        let back: Vec<BigDecimal> =
-            store.reader(One(opts, PhantomData)).expect("reader").collect::<Result<_, _>>().expect("read");
+        let back: Vec<BigDecimal> = store.reader(one(opts)).expect("reader").collect::<Result<_, _>>().expect("read");
         assert_eq!(back, values);
         assert_eq!(texts(&back), expected);
 
@@ -311,7 +292,7 @@ mod tests {
         let refused = |opts, v: BigDecimal| match write(opts, &[v]) {
             Ok(_) => panic!("should fail"),
             Err(e) => {
-                assert_eq!(e.path(), Some("v"), "{e}");
+                assert_eq!(e.column(), Some("v"), "{e}");
                 e.to_string()
             }
         };
@@ -332,10 +313,10 @@ mod tests {
         let plain = read::<BigDecimal>(FieldOptions::new(), &file).expect("file scale");
         assert_eq!(texts(&plain), ["1.2500000000", "-3.0000000000", "1.0000000001"]);
         let e = read::<BigDecimal>(dec(10, 2), &file).expect_err("inexact");
-        assert!(matches!(&e, Error::Value { row: Some(2), .. }), "{e}");
+        assert!(matches!(&e, Error::Value { .. }) && e.location().unwrap().record == Some(2), "{e}");
         assert!(e.to_string().contains("1.0000000001 has more than 2 fraction digits"), "{e}");
         let e = read::<BigDecimal>(dec(2, 2), &file).expect_err("too wide");
-        assert!(matches!(&e, Error::Value { row: Some(0), .. }), "{e}");
+        assert!(matches!(&e, Error::Value { .. }) && e.location().unwrap().record == Some(0), "{e}");
         assert!(e.to_string().contains("1.25 does not fit DECIMAL(2, 2)"), "{e}");
         // rust_decimal and BigDecimal read the same file the same way.
         #[cfg(feature = "decimal")]
@@ -347,10 +328,10 @@ mod tests {
 
     #[test]
     fn schema_errors_name_the_field() {
-        let error = |opts| One::<BigDecimal>(opts, PhantomData).schema().expect_err("schema error").to_string();
+        let error = |opts| one::<BigDecimal>(opts).schema().expect_err("schema error").to_string();
         assert!(error(FieldOptions::new()).contains("#[parquet(decimal(precision = P, scale = S))]"));
         assert!(error(dec(77, 0)).contains("1 to 76 digits"));
         assert!(error(dec(10, 0).decimal_physical(DecimalPhysical::Int32)).contains("INT32 holds at most 9"));
-        assert!(error(dec(77, 0)).starts_with("schema of `v`"));
+        assert!(error(dec(77, 0)).starts_with("unsupported type at field `v`"));
     }
 }

@@ -1,5 +1,6 @@
-//! Strings and byte strings: `String`, `Box<str>`, `Arc<str>` (STRING),
-//! `Vec<u8>`, `bytes::Bytes` (BYTE_ARRAY) and `[u8; N]` (FIXED_LEN_BYTE_ARRAY).
+//! Strings and byte strings: `str`, `String`, `Box<str>`, `Arc<str>`
+//! (STRING), `[u8]`, `Vec<u8>`, `bytes::Bytes` (BYTE_ARRAY) and `[u8; N]`
+//! (FIXED_LEN_BYTE_ARRAY). The unsized `str` and `[u8]` only write.
 
 use std::sync::Arc;
 
@@ -8,7 +9,7 @@ use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan};
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
@@ -41,21 +42,34 @@ fn read_text<T>(plan: &LeafPlan<()>, src: &mut RecordSource, f: impl FnOnce(&str
     }
 }
 
-macro_rules! text_field {
-    ($t:ty, $from:expr) => {
-        impl ParquetField for $t {
+/// The schema and write halves of a text type: a STRING column written from
+/// its UTF-8 bytes. `str` (borrowed records) has only these.
+macro_rules! text_schema_write {
+    ($($t:ty),*) => {$(
+        impl ParquetSchema for $t {
             const LEAVES: usize = 1;
+            // Unused by `str` and `[u8]`, which only write.
             type ReadPlan = LeafPlan<()>;
 
             fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
                 schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
             }
+        }
 
+        impl ParquetWrite for $t {
             #[inline]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
                 sink.push_bytes(at, self.as_bytes())
             }
+        }
+    )*};
+}
 
+text_schema_write!(str, String, Box<str>, Arc<str>);
+
+macro_rules! text_read {
+    ($t:ty, $from:expr) => {
+        impl ParquetRead for $t {
             fn resolve(
                 node: &FileNode<'_>,
                 _opts: &FieldOptions,
@@ -72,9 +86,9 @@ macro_rules! text_field {
     };
 }
 
-text_field!(String, str::to_owned);
-text_field!(Box<str>, |s: &str| Box::from(s));
-text_field!(Arc<str>, |s: &str| Arc::from(s));
+text_read!(String, str::to_owned);
+text_read!(Box<str>, |s: &str| Box::from(s));
+text_read!(Arc<str>, |s: &str| Arc::from(s));
 
 /// Checks that a column holds bytes: BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY
 /// without a numeric annotation (strings are bytes too).
@@ -89,21 +103,34 @@ fn resolve_binary(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<Le
     }
 }
 
-macro_rules! binary_field {
-    ($t:ty, $from:expr) => {
-        impl ParquetField for $t {
+/// The schema and write halves of a byte string: an unannotated BYTE_ARRAY.
+/// `[u8]` (borrowed records) has only these.
+macro_rules! binary_schema_write {
+    ($($t:ty),*) => {$(
+        impl ParquetSchema for $t {
             const LEAVES: usize = 1;
+            // Unused by `[u8]`, which only writes.
             type ReadPlan = LeafPlan<()>;
 
             fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
                 schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, None)
             }
+        }
 
+        impl ParquetWrite for $t {
             #[inline]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
                 sink.push_bytes(at, self)
             }
+        }
+    )*};
+}
 
+binary_schema_write!([u8], Vec<u8>, bytes::Bytes, Box<[u8]>);
+
+macro_rules! binary_read {
+    ($t:ty, $from:expr) => {
+        impl ParquetRead for $t {
             fn resolve(
                 node: &FileNode<'_>,
                 _opts: &FieldOptions,
@@ -120,11 +147,11 @@ macro_rules! binary_field {
     };
 }
 
-binary_field!(Vec<u8>, <[u8]>::to_vec);
-binary_field!(bytes::Bytes, bytes::Bytes::copy_from_slice);
-binary_field!(Box<[u8]>, |b: &[u8]| Box::from(b));
+binary_read!(Vec<u8>, <[u8]>::to_vec);
+binary_read!(bytes::Bytes, bytes::Bytes::copy_from_slice);
+binary_read!(Box<[u8]>, |b: &[u8]| Box::from(b));
 
-impl<const N: usize> ParquetField for [u8; N] {
+impl<const N: usize> ParquetSchema for [u8; N] {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<()>;
 
@@ -132,12 +159,16 @@ impl<const N: usize> ParquetField for [u8; N] {
         let len = i32::try_from(N).map_err(|_| crate::Error::schema(name, format!("[u8; {N}] is too long")))?;
         schema::primitive_with(name, repetition, PhysicalType::FIXED_LEN_BYTE_ARRAY, None, |b| b.with_length(len))
     }
+}
 
+impl<const N: usize> ParquetWrite for [u8; N] {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_bytes(at, self)
     }
+}
 
+impl<const N: usize> ParquetRead for [u8; N] {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         let plan = resolve_binary(node, resolver)?;
         let _ = opts;

@@ -32,7 +32,7 @@ use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan, ListElement};
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::{FieldOptions, TimeUnit};
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
@@ -263,27 +263,32 @@ fn write_timestamp(
 ///
 /// ```
 /// use chrono::NaiveDateTime;
-/// use magnolify_parquet::{FieldOptions, ParquetField, TimeUnit, schema};
+/// use magnolify_parquet::{FieldOptions, ParquetSchema, TimeUnit, schema};
 /// use parquet::basic::Repetition;
 ///
 /// let opts = FieldOptions::new().timestamp(TimeUnit::Millis);
 /// let node = NaiveDateTime::schema("at", Repetition::REQUIRED, &opts).unwrap();
 /// assert_eq!(schema::to_text(&node).trim(), "REQUIRED INT64 at (TIMESTAMP(MILLIS,false));");
 /// ```
-impl ParquetField for NaiveDateTime {
+impl ParquetSchema for NaiveDateTime {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<TimestampConv>;
+    const ACCEPTS: Accepts = Accepts::TIMESTAMP;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         let logical = LogicalType::timestamp(false, opts.unit().to_parquet());
         schema::primitive(name, repetition, PhysicalType::INT64, Some(logical))
     }
+}
 
+impl ParquetWrite for NaiveDateTime {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         write_timestamp(&self.and_utc(), self, sink, at, opts)
     }
+}
 
+impl ParquetRead for NaiveDateTime {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         resolve_timestamp(node, opts, resolver, "a NaiveDateTime", false)
     }
@@ -301,26 +306,31 @@ impl ParquetField for NaiveDateTime {
 ///
 /// ```
 /// use chrono::{DateTime, Utc};
-/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use magnolify_parquet::{FieldOptions, ParquetSchema, schema};
 /// use parquet::basic::Repetition;
 ///
 /// let node = DateTime::<Utc>::schema("at", Repetition::OPTIONAL, &FieldOptions::DEFAULT).unwrap();
 /// assert_eq!(schema::to_text(&node).trim(), "OPTIONAL INT64 at (TIMESTAMP(MICROS,true));");
 /// ```
-impl ParquetField for DateTime<Utc> {
+impl ParquetSchema for DateTime<Utc> {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<TimestampConv>;
+    const ACCEPTS: Accepts = Accepts::TIMESTAMP;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         let logical = LogicalType::timestamp(true, opts.unit().to_parquet());
         schema::primitive(name, repetition, PhysicalType::INT64, Some(logical))
     }
+}
 
+impl ParquetWrite for DateTime<Utc> {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         write_timestamp(self, self, sink, at, opts)
     }
+}
 
+impl ParquetRead for DateTime<Utc> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         resolve_timestamp(node, opts, resolver, "a DateTime<Utc>", true)
     }
@@ -348,16 +358,19 @@ pub struct TimeConv {
 /// leap seconds are refused on write, as for timestamps. Reads TIME columns
 /// of either UTC flag (a time of day has no date to shift) and the legacy
 /// `TIME_MILLIS`/`TIME_MICROS`, widening coarser units exactly.
-impl ParquetField for NaiveTime {
+impl ParquetSchema for NaiveTime {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<TimeConv>;
+    const ACCEPTS: Accepts = Accepts::TIMESTAMP;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         let unit = opts.unit();
         let physical = if unit == TimeUnit::Millis { PhysicalType::INT32 } else { PhysicalType::INT64 };
         schema::primitive(name, repetition, physical, Some(LogicalType::time(false, unit.to_parquet())))
     }
+}
 
+impl ParquetWrite for NaiveTime {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         let unit = opts.unit();
@@ -374,7 +387,9 @@ impl ParquetField for NaiveTime {
             sink.push_i64(at, units)
         }
     }
+}
 
+impl ParquetRead for NaiveTime {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "a NaiveTime")?;
         let (cursor, descr) = resolver.leaf(node)?;
@@ -414,20 +429,24 @@ impl ParquetField for NaiveTime {
 
 /// `NaiveDate`: `INT32 (DATE)`, days since 1970-01-01 (negative before);
 /// reads DATE columns and the legacy `DATE` converted type.
-impl ParquetField for NaiveDate {
+impl ParquetSchema for NaiveDate {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<()>;
 
     fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
         schema::primitive(name, repetition, PhysicalType::INT32, Some(LogicalType::Date))
     }
+}
 
+impl ParquetWrite for NaiveDate {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         // chrono's whole range (±262 143 years) is well inside i32 days.
         sink.push_i32(at, self.to_epoch_days())
     }
+}
 
+impl ParquetRead for NaiveDate {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "a NaiveDate")?;
         let (cursor, descr) = resolver.leaf(node)?;

@@ -1,5 +1,5 @@
-//! `Option<T>`, `Vec<T>`, `Box<T>`, `HashMap` and `BTreeMap`: the nodes that
-//! add definition and repetition levels.
+//! `Option<T>`, `Vec<T>` and `[T]`, `Box<T>`, `HashMap` and `BTreeMap`: the
+//! nodes that add definition and repetition levels.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
@@ -8,8 +8,8 @@ use parquet::basic::Repetition;
 use parquet::schema::types::Type;
 
 use super::Slot;
-use crate::error::{Error, Result};
-use crate::field::ParquetField;
+use crate::error::{Error, Location, Result};
+use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{list_shape, map_shape, FileNode, ListLevels, Presence, RecordSource, Resolver};
 use crate::schema;
@@ -24,10 +24,12 @@ pub struct OptionPlan<P> {
     inner: Option<P>,
 }
 
-impl<T: ParquetField> ParquetField for Option<T> {
+impl<T: ParquetSchema> ParquetSchema for Option<T> {
     const LEAVES: usize = T::LEAVES;
-    const NULLABLE: bool = true;
     type ReadPlan = OptionPlan<T::ReadPlan>;
+    const NULLABLE: bool = true;
+    const ACCEPTS: Accepts = T::ACCEPTS;
+    const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         schema::check_repetition(name, repetition, opts, true)?;
@@ -37,6 +39,12 @@ impl<T: ParquetField> ParquetField for Option<T> {
         T::schema(name, Repetition::OPTIONAL, opts)
     }
 
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        T::docs(prefix, out)
+    }
+}
+
+impl<T: ParquetWrite> ParquetWrite for Option<T> {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         match self {
@@ -44,7 +52,9 @@ impl<T: ParquetField> ParquetField for Option<T> {
             None => sink.push_nulls(at, T::LEAVES),
         }
     }
+}
 
+impl<T: ParquetRead> ParquetRead for Option<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         let first = resolver.cursors();
         if !node.is_group() && matches!(node.logical_type(), Some(parquet::basic::LogicalType::Unknown)) {
@@ -77,26 +87,32 @@ impl<T: ParquetField> ParquetField for Option<T> {
     fn missing() -> Option<Self> {
         Some(None)
     }
+}
+
+impl<T: ParquetSchema> ParquetSchema for Box<T> {
+    const LEAVES: usize = T::LEAVES;
+    type ReadPlan = T::ReadPlan;
+    const NULLABLE: bool = T::NULLABLE;
+    const ACCEPTS: Accepts = T::ACCEPTS;
+    const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        T::schema(name, repetition, opts)
+    }
 
     fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
         T::docs(prefix, out)
     }
 }
 
-impl<T: ParquetField> ParquetField for Box<T> {
-    const LEAVES: usize = T::LEAVES;
-    const NULLABLE: bool = T::NULLABLE;
-    type ReadPlan = T::ReadPlan;
-
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        T::schema(name, repetition, opts)
-    }
-
+impl<T: ParquetWrite> ParquetWrite for Box<T> {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         (**self).write(sink, at, opts)
     }
+}
 
+impl<T: ParquetRead> ParquetRead for Box<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         T::resolve(node, opts, resolver)
     }
@@ -109,18 +125,14 @@ impl<T: ParquetField> ParquetField for Box<T> {
     fn missing() -> Option<Self> {
         T::missing().map(Box::new)
     }
-
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        T::docs(prefix, out)
-    }
 }
 
-/// Types that can be list elements: every [`ParquetField`] but `u8`, since
+/// Types that can be list elements: every field type but `u8`, since
 /// `Vec<u8>` is a byte string (BYTE_ARRAY), not a list of integers.
 ///
 /// `#[derive(ParquetType)]` implements it; implement it for a hand-written
-/// `ParquetField` type to allow `Vec` of it.
-pub trait ListElement: ParquetField {}
+/// field type to allow `Vec` of it.
+pub trait ListElement: ParquetSchema {}
 
 macro_rules! list_elements {
     ($($t:ty),* $(,)?) => { $(impl ListElement for $t {})* };
@@ -136,19 +148,24 @@ list_elements!(
     u64,
     f32,
     f64,
+    str,
     String,
     Box<str>,
     std::sync::Arc<str>,
+    [u8],
     Vec<u8>,
     bytes::Bytes,
     Box<[u8]>
 );
 impl<const N: usize> ListElement for [u8; N] {}
-impl<T: ParquetField> ListElement for Option<T> {}
-impl<T: ParquetField> ListElement for Box<T> {}
+impl<T: ParquetSchema> ListElement for Option<T> {}
+impl<T: ParquetSchema> ListElement for Box<T> {}
 impl<T: ListElement> ListElement for Vec<T> {}
-impl<K: ParquetField + Eq + Hash, V: ParquetField, S: BuildHasher + Default> ListElement for HashMap<K, V, S> {}
-impl<K: ParquetField + Ord, V: ParquetField> ListElement for BTreeMap<K, V> {}
+impl<T: ListElement> ListElement for [T] {}
+impl<T: ListElement + ?Sized> ListElement for &T {}
+impl<B: ListElement + ToOwned + ?Sized> ListElement for std::borrow::Cow<'_, B> where B::Owned: ParquetSchema {}
+impl<K: ParquetSchema, V: ParquetSchema, S> ListElement for HashMap<K, V, S> {}
+impl<K: ParquetSchema, V: ParquetSchema> ListElement for BTreeMap<K, V> {}
 
 /// The plan of a list (or map): its levels, and the element's plan.
 #[derive(Clone, Debug)]
@@ -182,9 +199,13 @@ fn resolve_list<P>(
     Ok(ListPlan { levels, element })
 }
 
-impl<T: ListElement> ParquetField for Vec<T> {
+/// A list is a slice written element by element; `Vec<T>` and `&[T]` share it.
+impl<T: ListElement> ParquetSchema for [T] {
     const LEAVES: usize = T::LEAVES;
-    type ReadPlan = ListPlan<T::ReadPlan>;
+    // A slice only writes; `Vec<T>` reads.
+    type ReadPlan = ();
+    const ACCEPTS: Accepts = T::ACCEPTS.in_list();
+    const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         if repetition == Repetition::REPEATED && opts.list != crate::ListLayout::TwoLevel {
@@ -193,6 +214,12 @@ impl<T: ListElement> ParquetField for Vec<T> {
         schema::list(name, repetition, opts.list, |element, rep| T::schema(element, rep, opts))
     }
 
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        T::docs(prefix, out)
+    }
+}
+
+impl<T: ListElement + ParquetWrite> ParquetWrite for [T] {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         if self.is_empty() {
@@ -203,7 +230,31 @@ impl<T: ListElement> ParquetField for Vec<T> {
         }
         Ok(())
     }
+}
 
+impl<T: ListElement> ParquetSchema for Vec<T> {
+    const LEAVES: usize = T::LEAVES;
+    type ReadPlan = ListPlan<T::ReadPlan>;
+    const ACCEPTS: Accepts = T::ACCEPTS.in_list();
+    const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
+
+    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+        <[T]>::schema(name, repetition, opts)
+    }
+
+    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+        T::docs(prefix, out)
+    }
+}
+
+impl<T: ListElement + ParquetWrite> ParquetWrite for Vec<T> {
+    #[inline]
+    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+        self.as_slice().write(sink, at, opts)
+    }
+}
+
+impl<T: ListElement + ParquetRead> ParquetRead for Vec<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         resolve_list(node, resolver, |e, r| T::resolve(e, opts, r))
     }
@@ -221,16 +272,12 @@ impl<T: ListElement> ParquetField for Vec<T> {
     fn missing() -> Option<Self> {
         Some(Vec::new())
     }
-
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        T::docs(prefix, out)
-    }
 }
 
 /// The plan of a map: a list of key/value entries.
 pub type MapPlan<K, V> = ListPlan<(K, Slot<V>)>;
 
-fn map_schema<K: ParquetField, V: ParquetField>(
+fn map_schema<K: ParquetSchema, V: ParquetSchema>(
     name: &str,
     repetition: Repetition,
     opts: &FieldOptions,
@@ -240,7 +287,7 @@ fn map_schema<K: ParquetField, V: ParquetField>(
     schema::map(name, repetition, key, value)
 }
 
-fn write_map<'a, K: ParquetField + 'a, V: ParquetField + 'a>(
+fn write_map<'a, K: ParquetWrite + 'a, V: ParquetWrite + 'a>(
     entries: impl ExactSizeIterator<Item = (&'a K, &'a V)>,
     sink: &mut ColumnSink,
     at: WriteAt,
@@ -257,7 +304,7 @@ fn write_map<'a, K: ParquetField + 'a, V: ParquetField + 'a>(
     Ok(())
 }
 
-fn resolve_map<K: ParquetField, V: ParquetField>(
+fn resolve_map<K: ParquetRead, V: ParquetRead>(
     node: &FileNode<'_>,
     opts: &FieldOptions,
     resolver: &mut Resolver<'_>,
@@ -268,23 +315,29 @@ fn resolve_map<K: ParquetField, V: ParquetField>(
     let value = match &shape.value {
         Some(v) => Slot::Read(V::resolve(v, opts, resolver)?),
         None if V::missing().is_some() => Slot::Missing,
-        None => return Err(node.error("the map has no values in the file, and the value type is not optional")),
+        None => {
+            return Err(node.error(
+                "the map has no values in the file (a key-only map): make the map's value type an `Option<_>`, \
+                 which reads as `None`",
+            ))
+        }
     };
     let levels = ListLevels::since(node, shape.null_def, &shape.repeated, first, resolver)?;
     Ok(ListPlan { levels, element: (key, value) })
 }
 
 #[inline]
-fn read_entry<K: ParquetField, V: ParquetField>(
+fn read_entry<K: ParquetRead, V: ParquetRead>(
     plan: &(K::ReadPlan, Slot<V::ReadPlan>),
     src: &mut RecordSource,
 ) -> Result<(K, V)> {
     let key = K::read(&plan.0, src)?;
     let value = match &plan.1 {
         Slot::Read(p) => V::read(p, src)?,
-        Slot::Missing => {
-            V::missing().ok_or_else(|| Error::resolve("<map value>", "missing value type has no default"))?
-        }
+        // Resolution chose `Missing` only for value types that have a missing value.
+        Slot::Missing => V::missing().ok_or_else(|| {
+            Error::bug(Location::default(), "a key-only map was resolved into a value type without a missing value")
+        })?,
     };
     Ok((key, value))
 }
@@ -292,20 +345,30 @@ fn read_entry<K: ParquetField, V: ParquetField>(
 /// One impl per map type: both are a list of key/value entries, and differ
 /// only in how entries are collected.
 macro_rules! map_field {
-    ($map:ty, $new:expr, [$($bounds:tt)*]) => {
-        impl<$($bounds)*> ParquetField for $map {
+    ($map:ty, $new:expr, [$($params:tt)*], [$($key:tt)*], [$($extra:tt)*]) => {
+        impl<K: ParquetSchema, V: ParquetSchema, $($params)*> ParquetSchema for $map {
             const LEAVES: usize = K::LEAVES + V::LEAVES;
             type ReadPlan = MapPlan<K::ReadPlan, V::ReadPlan>;
+            const ACCEPTS: Accepts = K::ACCEPTS.or(V::ACCEPTS);
+            const NEEDS_DECIMAL: bool = K::NEEDS_DECIMAL || V::NEEDS_DECIMAL;
 
             fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
                 map_schema::<K, V>(name, repetition, opts)
             }
 
+            fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+                V::docs(prefix, out)
+            }
+        }
+
+        impl<K: ParquetWrite, V: ParquetWrite, $($params)*> ParquetWrite for $map {
             #[inline]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
                 write_map(self.iter(), sink, at, opts)
             }
+        }
 
+        impl<K: ParquetRead + $($key)*, V: ParquetRead, $($params)* $($extra)*> ParquetRead for $map {
             fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
                 resolve_map::<K, V>(node, opts, resolver)
             }
@@ -325,13 +388,9 @@ macro_rules! map_field {
             fn missing() -> Option<Self> {
                 Some($new)
             }
-
-            fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-                V::docs(prefix, out)
-            }
         }
     };
 }
 
-map_field!(HashMap<K, V, S>, HashMap::default(), [K: ParquetField + Eq + Hash, V: ParquetField, S: BuildHasher + Default]);
-map_field!(BTreeMap<K, V>, BTreeMap::new(), [K: ParquetField + Ord, V: ParquetField]);
+map_field!(HashMap<K, V, S>, HashMap::default(), [S], [Eq + Hash], [: BuildHasher + Default]);
+map_field!(BTreeMap<K, V>, BTreeMap::new(), [], [Ord], []);

@@ -10,7 +10,7 @@ use super::decimal_column as column;
 
 use super::{LeafPlan, ListElement};
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::write::{ColumnSink, WriteAt};
@@ -81,7 +81,7 @@ fn decode(bytes: &[u8]) -> Result<i128, String> {
     if bytes.is_empty() {
         return Err("empty DECIMAL value".to_owned());
     }
-    let bytes = column::minimal(bytes);
+    let bytes = crate::decimal_bytes::minimal(bytes);
     let mut buf = [0; MAX_FIXED_LEN];
     match column::extend_to(bytes, 16, &mut buf).and_then(|b| <[u8; 16]>::try_from(b).ok()) {
         Some(b) => Ok(i128::from_be_bytes(b)),
@@ -101,21 +101,25 @@ fn decode(bytes: &[u8]) -> Result<i128, String> {
 /// the same errors; without a declared spec it keeps the file's scale.
 ///
 /// ```
-/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use magnolify_parquet::{FieldOptions, ParquetSchema, schema};
 /// use parquet::basic::Repetition;
 ///
 /// let opts = FieldOptions::new().decimal(12, 2);
 /// let node = rust_decimal::Decimal::schema("price", Repetition::REQUIRED, &opts).unwrap();
 /// assert_eq!(schema::to_text(&node).trim(), "REQUIRED INT64 price (DECIMAL(12,2));");
 /// ```
-impl ParquetField for Decimal {
+impl ParquetSchema for Decimal {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<DecimalConv>;
+    const ACCEPTS: Accepts = Accepts::DECIMAL;
+    const NEEDS_DECIMAL: bool = true;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         column::decimal_schema(name, repetition, opts, &LIMITS)
     }
+}
 
+impl ParquetWrite for Decimal {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf(), e))?;
@@ -139,10 +143,12 @@ impl ParquetField for Decimal {
                 let bytes = column::extend_to(&unscaled.to_be_bytes(), len, &mut buf).ok_or_else(overflow)?;
                 sink.push_bytes(at, bytes)
             }
-            Storage::Binary => sink.push_bytes(at, column::minimal(&unscaled.to_be_bytes())),
+            Storage::Binary => sink.push_bytes(at, crate::decimal_bytes::minimal(&unscaled.to_be_bytes())),
         }
     }
+}
 
+impl ParquetRead for Decimal {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         column::resolve_decimal(node, opts, resolver, &LIMITS)
     }

@@ -194,35 +194,11 @@ pub(crate) fn resolve_decimal(
     Ok(LeafPlan { cursor, conv: DecimalConv { source, file_scale, scale, precision } })
 }
 
-/// Drops the leading bytes of big-endian two's complement that only repeat
-/// the sign: the shortest encoding of the same number (one byte at least).
-pub(crate) fn minimal(bytes: &[u8]) -> &[u8] {
-    let mut start = 0;
-    while start + 1 < bytes.len() {
-        let (b, next) = (bytes[start], bytes[start + 1]);
-        // A byte is redundant when it is all sign and the next byte's top bit says the same sign.
-        if (b == 0x00 && next & 0x80 == 0) || (b == 0xff && next & 0x80 != 0) {
-            start += 1;
-        } else {
-            break;
-        }
-    }
-    &bytes[start..]
-}
-
 /// Big-endian two's complement `bytes` sign-extended to exactly `len`
 /// bytes in `buf`; `None` when the number needs more.
 pub(crate) fn extend_to<'b>(bytes: &[u8], len: usize, buf: &'b mut [u8; MAX_FIXED_LEN]) -> Option<&'b [u8]> {
-    let bytes = minimal(bytes);
-    if bytes.len() > len || len > MAX_FIXED_LEN {
-        return None;
-    }
-    let sign = if bytes.first().is_some_and(|b| b & 0x80 != 0) { 0xff } else { 0x00 };
-    let out = &mut buf[..len];
-    let pad = len - bytes.len();
-    out[..pad].fill(sign);
-    out[pad..].copy_from_slice(bytes);
-    Some(out)
+    let out = buf.get_mut(..len)?;
+    crate::decimal_bytes::fit(bytes, out).then_some(out)
 }
 
 /// A decimal for messages: `unscaled` (with its sign) × 10^-scale in plain
@@ -261,16 +237,12 @@ mod tests {
     }
 
     #[test]
-    fn two_complement_is_minimal_and_sign_extended() {
-        assert_eq!(minimal(&[0, 0, 0x7f]), &[0x7f]);
-        assert_eq!(minimal(&[0, 0, 0x80]), &[0, 0x80]);
-        assert_eq!(minimal(&[0xff, 0xff, 0x80]), &[0x80]);
-        assert_eq!(minimal(&[0xff, 0xff, 0x7f]), &[0xff, 0x7f]);
-        assert_eq!(minimal(&[0, 0]), &[0]);
+    fn two_complement_is_sign_extended() {
         let mut buf = [0; MAX_FIXED_LEN];
         assert_eq!(extend_to(&[0x80], 3, &mut buf), Some(&[0xff, 0xff, 0x80][..]));
         assert_eq!(extend_to(&[0, 0, 0, 1], 2, &mut buf), Some(&[0, 1][..]));
         assert_eq!(extend_to(&[1, 0, 0], 2, &mut buf), None);
+        assert_eq!(extend_to(&[1], MAX_FIXED_LEN + 1, &mut buf), None);
     }
 
     #[test]

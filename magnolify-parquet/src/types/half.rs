@@ -7,7 +7,7 @@ use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan, ListElement};
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
@@ -18,13 +18,13 @@ use crate::write::{ColumnSink, WriteAt};
 /// FLOAT16-annotated columns: two raw bytes could mean anything.
 ///
 /// ```
-/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use magnolify_parquet::{FieldOptions, ParquetSchema, schema};
 /// use parquet::basic::Repetition;
 ///
 /// let node = half::f16::schema("h", Repetition::OPTIONAL, &FieldOptions::DEFAULT).unwrap();
 /// assert_eq!(schema::to_text(&node).trim(), "OPTIONAL FIXED_LEN_BYTE_ARRAY (2) h (FLOAT16);");
 /// ```
-impl ParquetField for f16 {
+impl ParquetSchema for f16 {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<()>;
 
@@ -33,12 +33,16 @@ impl ParquetField for f16 {
             b.with_length(2)
         })
     }
+}
 
+impl ParquetWrite for f16 {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_bytes(at, &self.to_le_bytes())
     }
+}
 
+impl ParquetRead for f16 {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "an f16")?;
         let (cursor, descr) = resolver.leaf(node)?;

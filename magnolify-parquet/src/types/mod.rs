@@ -1,6 +1,7 @@
 //! `ParquetField` impls for the types the library supports, and the read
 //! plans they resolve into.
 
+mod borrowed;
 mod bytes;
 mod collections;
 mod primitive;
@@ -18,7 +19,7 @@ mod half;
 #[cfg(feature = "uuid")]
 mod uuid;
 
-pub use collections::{ListElement, ListPlan, MapPlan, OptionPlan};
+pub use collections::ListElement;
 
 use crate::error::Result;
 use crate::read::{FileNode, NullCheck, RecordSource};

@@ -5,7 +5,7 @@ use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan};
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
@@ -73,7 +73,7 @@ fn int_column(node: &FileNode<'_>, physical: PhysicalType) -> Result<(IntSource,
 
 macro_rules! int_field {
     ($t:ty, $physical:ident, $width:expr, $signed:expr, $push:ident, $stored:ty) => {
-        impl ParquetField for $t {
+        impl ParquetSchema for $t {
             const LEAVES: usize = 1;
             type ReadPlan = LeafPlan<IntSource>;
 
@@ -85,13 +85,17 @@ macro_rules! int_field {
                     Some(LogicalType::integer($width, $signed)),
                 )
             }
+        }
 
+        impl ParquetWrite for $t {
             #[inline]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
                 // Unsigned values are stored as the bits of the signed type, as the format says.
                 sink.$push(at, *self as $stored)
             }
+        }
 
+        impl ParquetRead for $t {
             fn resolve(
                 node: &FileNode<'_>,
                 _opts: &FieldOptions,
@@ -150,19 +154,23 @@ fn plain(node: &FileNode<'_>, what: &str) -> Result<()> {
     }
 }
 
-impl ParquetField for bool {
+impl ParquetSchema for bool {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<()>;
 
     fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
         schema::primitive(name, repetition, PhysicalType::BOOLEAN, None)
     }
+}
 
+impl ParquetWrite for bool {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_bool(at, *self)
     }
+}
 
+impl ParquetRead for bool {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "bool")?;
         let (cursor, descr) = resolver.leaf(node)?;
@@ -178,19 +186,23 @@ impl ParquetField for bool {
     }
 }
 
-impl ParquetField for f32 {
+impl ParquetSchema for f32 {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<()>;
 
     fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
         schema::primitive(name, repetition, PhysicalType::FLOAT, None)
     }
+}
 
+impl ParquetWrite for f32 {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_f32(at, *self)
     }
+}
 
+impl ParquetRead for f32 {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "f32")?;
         let (cursor, descr) = resolver.leaf(node)?;
@@ -207,7 +219,7 @@ impl ParquetField for f32 {
     }
 }
 
-impl ParquetField for f64 {
+impl ParquetSchema for f64 {
     const LEAVES: usize = 1;
     /// `true` when the file holds FLOAT, widened exactly.
     type ReadPlan = LeafPlan<bool>;
@@ -215,12 +227,16 @@ impl ParquetField for f64 {
     fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
         schema::primitive(name, repetition, PhysicalType::DOUBLE, None)
     }
+}
 
+impl ParquetWrite for f64 {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_f64(at, *self)
     }
+}
 
+impl ParquetRead for f64 {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "f64")?;
         let (cursor, descr) = resolver.leaf(node)?;

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use super::{not_repeated, LeafPlan, ListElement};
 use crate::error::Result;
-use crate::field::ParquetField;
+use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
@@ -17,13 +17,13 @@ use crate::write::{ColumnSink, WriteAt};
 /// with the UUID annotation or none (older writers store UUIDs unannotated).
 ///
 /// ```
-/// use magnolify_parquet::{FieldOptions, ParquetField, schema};
+/// use magnolify_parquet::{FieldOptions, ParquetSchema, schema};
 /// use parquet::basic::Repetition;
 ///
 /// let node = uuid::Uuid::schema("id", Repetition::REQUIRED, &FieldOptions::DEFAULT).unwrap();
 /// assert_eq!(schema::to_text(&node).trim(), "REQUIRED FIXED_LEN_BYTE_ARRAY (16) id (UUID);");
 /// ```
-impl ParquetField for Uuid {
+impl ParquetSchema for Uuid {
     const LEAVES: usize = 1;
     type ReadPlan = LeafPlan<()>;
 
@@ -32,12 +32,16 @@ impl ParquetField for Uuid {
             b.with_length(16)
         })
     }
+}
 
+impl ParquetWrite for Uuid {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_bytes(at, self.as_bytes())
     }
+}
 
+impl ParquetRead for Uuid {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "a Uuid")?;
         let (cursor, descr) = resolver.leaf(node)?;

@@ -9,7 +9,7 @@ use parquet::file::properties::WriterPropertiesPtr;
 use parquet::schema::types::SchemaDescriptor;
 
 use super::sink::{ByteBuffer, ColumnSink, ValueBuffer};
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 
 /// One column writer per leaf, over page writers chosen by the caller (the
 /// in-memory store or a file's row-group buffer).
@@ -59,15 +59,15 @@ impl ColumnWriters {
             // The parquet crate trusts levels (an out-of-range one panics in
             // its histograms): a converter bug must be an error instead.
             if let Some(d) = leaf.def.iter().find(|d| !(0..=leaf.max_def).contains(*d)) {
-                return Err(Error::corrupt(
-                    leaf.path.clone(),
-                    format!("converter wrote definition level {d} > {}", leaf.max_def),
+                return Err(Error::bug(
+                    Location::column(&leaf.path),
+                    format!("the converter wrote definition level {d} outside 0..={}", leaf.max_def),
                 ));
             }
             if let Some(r) = leaf.rep.iter().find(|r| !(0..=leaf.max_rep).contains(*r)) {
-                return Err(Error::corrupt(
-                    leaf.path.clone(),
-                    format!("converter wrote repetition level {r} > {}", leaf.max_rep),
+                return Err(Error::bug(
+                    Location::column(&leaf.path),
+                    format!("the converter wrote repetition level {r} outside 0..={}", leaf.max_rep),
                 ));
             }
             let def = (leaf.max_def > 0).then_some(leaf.def.as_slice());
@@ -93,13 +93,13 @@ impl ColumnWriters {
                     r
                 }
                 _ => {
-                    return Err(Error::corrupt(
-                        leaf.path.clone(),
+                    return Err(Error::bug(
+                        Location::column(&leaf.path),
                         "column writer and buffer disagree on the physical type",
                     ))
                 }
             };
-            written.map_err(|e| Error::parquet_at(leaf.path.clone(), e))?;
+            written.map_err(|e| Error::parquet(Location::column(&leaf.path), e))?;
             leaf.clear();
         }
         sink.records = 0;
@@ -112,7 +112,7 @@ impl ColumnWriters {
             .into_iter()
             .map(|c| {
                 let path = c.writer_path();
-                c.writer.close().map_err(|e| Error::parquet_at(path, e))
+                c.writer.close().map_err(|e| Error::parquet(Location::column(path), e))
             })
             .collect()
     }

@@ -6,7 +6,7 @@ use parquet::basic::Type as PhysicalType;
 use parquet::data_type::Int96;
 use parquet::schema::types::SchemaDescriptor;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 
 /// Where a value lands while shredding: its first leaf column, the repetition
 /// level its first triplet carries, the definition level reached so far, and
@@ -279,7 +279,7 @@ impl LeafBuffer {
 /// misaligned columns.
 ///
 /// ```
-/// use magnolify_parquet::{write::{ColumnSink, WriteAt}, schema::message};
+/// use magnolify_parquet::{convert::{ColumnSink, WriteAt}, schema::message};
 /// use parquet::schema::parser::parse_message_type;
 ///
 /// let schema = parse_message_type("message m { optional int32 x; }").unwrap();
@@ -348,8 +348,8 @@ impl ColumnSink {
     }
 
     /// Dotted path of leaf `leaf`, for error messages.
-    pub fn path(&self, leaf: usize) -> &str {
-        self.leaves.get(leaf).map_or("?", |l| l.path.as_str())
+    pub fn path(&self, leaf: usize) -> Option<&str> {
+        self.leaves.get(leaf).map(|l| l.path.as_str())
     }
 
     /// The definition and repetition levels buffered for `leaf` (empty when
@@ -375,9 +375,12 @@ impl ColumnSink {
         })
     }
 
-    /// A value error at `leaf`, naming its column.
+    /// A value error at `leaf`, naming its column (the writer adds the
+    /// record number).
+    #[cold]
     pub fn value_error(&self, leaf: usize, message: impl Into<String>) -> Error {
-        Error::Value { path: self.path(leaf).to_owned(), row: None, message: message.into() }
+        let location = self.path(leaf).map_or_else(Location::default, Location::column);
+        Error::value(location, message)
     }
 
     /// A null (no value) at `at`: one triplet with the levels given.
@@ -496,15 +499,15 @@ impl ColumnSink {
         for l in &self.leaves {
             let values = if l.max_def > 0 { l.def.iter().filter(|d| **d == l.max_def).count() } else { l.triplets() };
             if values != l.values.len() {
-                return Err(Error::corrupt(
-                    l.path.clone(),
+                return Err(Error::bug(
+                    Location::column(&l.path),
                     format!("{} values buffered for {values} defined triplets", l.values.len()),
                 ));
             }
             let starts = if l.max_rep > 0 { l.rep.iter().filter(|r| **r == 0).count() } else { l.triplets() };
             if starts != self.records {
-                return Err(Error::corrupt(
-                    l.path.clone(),
+                return Err(Error::bug(
+                    Location::column(&l.path),
                     format!("{starts} records buffered where {} were written", self.records),
                 ));
             }
@@ -519,21 +522,23 @@ impl ColumnSink {
 #[cold]
 #[inline(never)]
 fn no_leaves(first: usize, count: usize, leaves: usize) -> Error {
-    Error::corrupt(format!("#{first}"), format!("no leaves {first}..{}: the schema has {leaves}", first + count))
+    Error::bug(
+        Location::default(),
+        format!("the converter wrote into leaves {first}..{}, the schema has {leaves}", first + count),
+    )
 }
 
 #[cold]
 #[inline(never)]
 fn wrong_type(leaf: &LeafBuffer, wrote: &str) -> Error {
-    Error::corrupt(leaf.path.clone(), format!("converter wrote {wrote} into a {} column", leaf.values.kind()))
+    Error::bug(
+        Location::column(&leaf.path),
+        format!("the converter wrote {wrote} into a {} column", leaf.values.kind()),
+    )
 }
 
 #[cold]
 #[inline(never)]
 fn wrong_length(leaf: &LeafBuffer, len: usize, expected: usize) -> Error {
-    Error::Value {
-        path: leaf.path.clone(),
-        row: None,
-        message: format!("{len} bytes for a FIXED_LEN_BYTE_ARRAY({expected}) column"),
-    }
+    Error::value(Location::column(&leaf.path), format!("{len} bytes for a FIXED_LEN_BYTE_ARRAY({expected}) column"))
 }

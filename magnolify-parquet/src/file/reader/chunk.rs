@@ -14,19 +14,22 @@ use parquet::file::reader::ChunkReader;
 
 use super::thrift::Input;
 use super::Limits;
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 
 /// Where a column chunk lies in the file, checked: `(start, length)`.
 pub(super) fn byte_range(chunk: &ColumnChunkMetaData, file_len: u64, path: &str) -> Result<(u64, u64)> {
     let start = chunk.dictionary_page_offset().unwrap_or_else(|| chunk.data_page_offset());
     let length = chunk.compressed_size();
     let (Ok(start), Ok(length)) = (u64::try_from(start), u64::try_from(length)) else {
-        return Err(Error::corrupt(path, format!("column chunk at offset {start} with {length} bytes")));
+        return Err(Error::damaged(
+            Location::column(path),
+            format!("column chunk at offset {start} with {length} bytes"),
+        ));
     };
     match start.checked_add(length) {
         Some(end) if end <= file_len => Ok((start, length)),
-        _ => Err(Error::corrupt(
-            path,
+        _ => Err(Error::damaged(
+            Location::column(path),
             format!("column chunk of {length} bytes at offset {start} ends beyond the file's {file_len} bytes"),
         )),
     }
@@ -96,9 +99,10 @@ pub(super) fn check_pages<R: ChunkReader>(
     let mut offset = start;
     while offset < end {
         let left = end - offset;
-        let read = reader.get_read(offset).map_err(|e| Error::parquet_at(path, e))?;
+        let read = reader.get_read(offset).map_err(|e| Error::parquet(Location::column(path), e))?;
         let mut input = Input::new(read, left);
-        let at = |message: String| Error::corrupt(path, format!("page at offset {offset}: {message}"));
+        let at =
+            |message: String| Error::damaged(Location::column(path), format!("page at offset {offset}: {message}"));
         let header = scan_header(&mut input)
             .ok_or_else(|| at(format!("the page header cannot be read within the chunk's {left} remaining bytes")))?;
         let (Some(page_type), Some(uncompressed), Some(compressed)) =
@@ -115,7 +119,7 @@ pub(super) fn check_pages<R: ChunkReader>(
         if raw > limits.max_page_bytes {
             return Err(at(format!(
                 "the page claims {raw} uncompressed bytes, more than the reader's limit of {} \
-                 (ParquetReader::with_max_page_bytes)",
+                 (ReaderBuilder::with_max_page_bytes)",
                 limits.max_page_bytes
             )));
         }
@@ -134,7 +138,7 @@ pub(super) fn check_pages<R: ChunkReader>(
 fn check_levels(values: u64, page_rows: Option<i32>, repeated: bool, rows: u64, limits: &Limits) -> Result<(), String> {
     if values > limits.max_levels {
         return Err(format!(
-            "{values} values, more than the reader's limit of {} (ParquetReader::with_max_levels)",
+            "{values} values, more than the reader's limit of {} (ReaderBuilder::with_max_levels)",
             limits.max_levels
         ));
     }

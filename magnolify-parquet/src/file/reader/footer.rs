@@ -11,9 +11,9 @@
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 use parquet::file::reader::ChunkReader;
 
-use super::no_panic;
 use super::thrift::Input;
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
+use crate::guard::crate_call;
 
 /// Deepest schema accepted (the root counts as level 1). Arrow C++ uses the
 /// same order of magnitude; no real schema comes near it, and it keeps every
@@ -26,11 +26,11 @@ const MAGIC_ENCRYPTED_FOOTER: &[u8; 4] = b"PARE";
 const FRAME: u64 = 12;
 
 fn corrupt(message: impl Into<String>) -> Error {
-    Error::corrupt("<footer>", message)
+    Error::damaged(Location::footer(), message)
 }
 
 fn bytes<R: ChunkReader>(reader: &R, start: u64, length: usize) -> Result<bytes::Bytes> {
-    no_panic(None, || Ok(reader.get_bytes(start, length)?))
+    crate_call(Location::footer, || reader.get_bytes(start, length).map_err(|e| Error::parquet(Location::footer(), e)))
 }
 
 /// Reads and decodes the footer of `reader`.
@@ -58,7 +58,9 @@ pub(super) fn read_metadata<R: ChunkReader>(reader: &R) -> Result<ParquetMetaDat
     // At most the file's own size: the claim was checked just above.
     let metadata = bytes(reader, len - 8 - u64::from(claimed), claimed as usize)?;
     check_schema_shape(&metadata)?;
-    no_panic(None, || Ok(ParquetMetaDataReader::decode_metadata(&metadata)?))
+    crate_call(Location::footer, || {
+        ParquetMetaDataReader::decode_metadata(&metadata).map_err(|e| corrupt(e.to_string()))
+    })
 }
 
 /// Walks the flat schema list of the footer's `FileMetaData` (field 2, a

@@ -95,7 +95,7 @@ impl<P: PageReader> CheckedPages<P> {
         if total > self.max_levels {
             return Err(format!(
                 "one batch of records needs more than {} levels of this column (a giant or corrupt record); \
-                 raise ParquetReader::with_max_levels if the file is sound",
+                 raise ReaderBuilder::with_max_levels if the file is sound",
                 self.max_levels
             ));
         }

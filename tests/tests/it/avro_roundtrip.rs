@@ -8,12 +8,13 @@ use std::collections::HashMap;
 use apache_avro::types::Value;
 use apache_avro::{BigDecimal, Days, Decimal, Duration, Millis, Months, Schema, Uuid};
 use avro_baseline::{AvroConverter, AvroOptions, ListLayout, AVRO_SCHEMA_KEY};
+use magnolify_parquet::convert::ColumnSink;
+use magnolify_parquet::convert::RecordSource;
+use magnolify_parquet::convert::{RecordRead, RecordSchema, RecordWrite};
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
-use magnolify_parquet::read::RecordSource;
-use magnolify_parquet::write::ColumnSink;
-use magnolify_parquet::{schema, ParquetReader, RecordConverter};
+use magnolify_parquet::{schema, ParquetReader};
 
 const ALL: &str = r#"{
   "type": "record", "name": "All", "namespace": "test.avro",
@@ -307,7 +308,7 @@ fn mem_round_trip(conv: &AvroConverter, values: &[Value]) -> Vec<Value> {
     store.reader(conv.clone()).unwrap().collect::<Result<Vec<_>, _>>().unwrap()
 }
 
-fn file_bytes<C: RecordConverter<Record = Value>>(conv: C, values: &[Value]) -> bytes::Bytes {
+fn file_bytes<C: for<'a> RecordWrite<Record<'a> = Value>>(conv: C, values: &[Value]) -> bytes::Bytes {
     let mut w =
         magnolify_parquet::WriterBuilder::new(conv).max_row_group_rows(3).batch_size(2).build(Vec::new()).unwrap();
     for v in values {
@@ -576,18 +577,25 @@ fn repeated_layout_round_trips() {
 /// The converter without its footer entries: a file as another writer would make it.
 struct NoFooter(AvroConverter);
 
-impl RecordConverter for NoFooter {
-    type Record = Value;
-    type ReadPlan = avro_baseline::ReadPlan;
+impl RecordSchema for NoFooter {
     fn schema(&self) -> magnolify_parquet::Result<TypePtr> {
         self.0.schema()
     }
     fn key_value_metadata(&self) -> Vec<KeyValue> {
         Vec::new()
     }
+}
+
+impl RecordWrite for NoFooter {
+    type Record<'a> = Value;
     fn write(&self, record: &Value, sink: &mut ColumnSink) -> magnolify_parquet::Result<()> {
         self.0.write(record, sink)
     }
+}
+
+impl RecordRead for NoFooter {
+    type Record = Value;
+    type ReadPlan = avro_baseline::ReadPlan;
     fn resolve(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self::ReadPlan, Vec<usize>)> {
         self.0.resolve(file)
     }
@@ -606,9 +614,8 @@ fn files_without_an_avro_schema_read_with_a_derived_one() {
         let meta = ParquetReader::with_converter(converter(layout), file.clone()).map(|r| r.metadata().clone());
         // `converter(layout)` is the wrong schema for this file: resolution fails, naming a field.
         assert!(meta.is_err());
-        let meta =
-            magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
-        let derived = AvroConverter::for_file(&meta, AvroOptions::default()).unwrap();
+        let builder = ParquetReader::builder(file.clone()).unwrap();
+        let derived = AvroConverter::for_file(builder.metadata(), AvroOptions::default()).unwrap();
         let json: serde_json::Value = serde_json::from_str(derived.avro_schema_json()).unwrap();
         let types: Vec<String> = json["fields"].as_array().unwrap().iter().map(|f| f["type"].to_string()).collect();
         assert_eq!(types[0], "\"boolean\"");

@@ -48,7 +48,7 @@ mod shadowed {
 
     mod magnolify_parquet {}
 
-    pub trait ParquetField {}
+    pub trait ParquetSchema {}
     pub struct FieldOptions;
     pub struct StructPlan;
     pub struct Slot;

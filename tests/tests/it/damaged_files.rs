@@ -16,16 +16,15 @@
 //! A panic inside the `parquet` crate is caught at the library's boundary
 //! and returned as `Error::Panic`; a panic hook records where every panic
 //! happened, and a panic anywhere in this workspace's code fails the test.
-#![forbid(unsafe_code)]
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once};
 
 use avro_baseline::{AvroConverter, AvroOptions};
 use bytes::Bytes;
+use magnolify_parquet::convert::{RecordRead, RecordSource};
 use magnolify_parquet::parquet::basic::{Compression, Encoding, GzipLevel, Type as PhysicalType, ZstdLevel};
 use magnolify_parquet::parquet::column::writer::ColumnCloseResult;
 use magnolify_parquet::parquet::file::metadata::{
@@ -35,10 +34,9 @@ use magnolify_parquet::parquet::file::properties::{WriterProperties, WriterVersi
 use magnolify_parquet::parquet::file::reader::ChunkReader;
 use magnolify_parquet::parquet::file::writer::SerializedFileWriter;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
-use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
-use magnolify_parquet::read::RecordSource;
-use magnolify_parquet::write::ColumnSink;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, RecordConverter, Result};
+use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, Result};
+use test_kit::io::until_error;
 
 // ---------------------------------------------------------------------------
 // Where panics come from
@@ -97,27 +95,23 @@ struct Outcome<T> {
 /// this workspace's code.
 fn read_with<C, R>(what: &str, converter: C, file: R, limits: Option<(usize, usize)>) -> Outcome<C::Record>
 where
-    C: RecordConverter,
+    C: RecordRead,
     R: ChunkReader + 'static,
 {
     track_panics();
     take_panics();
     let run = catch_unwind(AssertUnwindSafe(|| {
-        let mut reader = match ParquetReader::with_converter(converter, file) {
-            Ok(r) => r,
+        let mut builder = match ParquetReader::builder(file) {
+            Ok(b) => b,
             Err(e) => return (Vec::new(), Some(e)),
         };
         if let Some((bytes, levels)) = limits {
-            reader = reader.with_max_page_bytes(bytes).with_max_levels(levels);
+            builder = builder.with_max_page_bytes(bytes).with_max_levels(levels);
         }
-        let mut records = Vec::new();
-        for r in reader {
-            match r {
-                Ok(v) => records.push(v),
-                Err(e) => return (records, Some(e)),
-            }
+        match builder.build_with(converter) {
+            Ok(reader) => until_error(reader),
+            Err(e) => (Vec::new(), Some(e)),
         }
-        (records, None)
     }));
     let panics = take_panics();
     let (records, error) = match run {
@@ -129,8 +123,8 @@ where
     };
     let ours: Vec<&String> = panics.iter().filter(|p| !in_dependency(p)).collect();
     assert!(ours.is_empty(), "{what}: panic in this workspace's code at {ours:?} (error: {error:?})");
-    if matches!(error, Some(Error::Panic { .. })) {
-        assert!(!panics.is_empty(), "{what}: Error::Panic without a recorded panic");
+    if error.as_ref().is_some_and(|e| e.to_string().contains("the parquet crate panicked")) {
+        assert!(!panics.is_empty(), "{what}: a caught panic reported without a recorded panic");
     }
     Outcome { records, error, caught: panics }
 }
@@ -155,17 +149,9 @@ enum RawValue {
     Bytes(Vec<u8>),
 }
 
-impl RecordConverter for Raw {
+impl RecordRead for Raw {
     type Record = Vec<Vec<Triplet>>;
     type ReadPlan = Vec<PhysicalType>;
-
-    fn schema(&self) -> Result<TypePtr> {
-        unreachable!("the raw converter only reads")
-    }
-
-    fn write(&self, _: &Self::Record, _: &mut ColumnSink) -> Result<()> {
-        unreachable!("the raw converter only reads")
-    }
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(Vec<PhysicalType>, Vec<usize>)> {
         Ok((file.columns().iter().map(|c| c.physical_type()).collect(), (0..file.num_columns()).collect()))
@@ -303,13 +289,12 @@ fn written(config: &Config, records: &[Event]) -> Bytes {
     Bytes::from(w.into_inner().expect("close"))
 }
 
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/parquet-testing")
+fn fixtures_dir() -> std::path::PathBuf {
+    test_kit::fixtures::dir().join("parquet-testing")
 }
 
 fn fixture_bytes(name: &str) -> Bytes {
-    let path = fixtures_dir().join(name);
-    Bytes::from(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+    test_kit::fixtures::bytes(&format!("parquet-testing/{name}"))
 }
 
 /// Offset where the footer's metadata starts.
@@ -485,7 +470,7 @@ fn run_corpus(variants: &[Variant], avro: Option<&AvroConverter>, file_every: us
     tally
 }
 
-fn scratch_dir() -> PathBuf {
+fn scratch_dir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("magnolify-damaged-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
@@ -575,8 +560,8 @@ fn flipped_bits_in_other_writers_files_give_errors_or_records() {
 }
 
 fn avro_for(file: &Bytes) -> AvroConverter {
-    let metadata = ParquetMetaDataReader::new().parse_and_finish(file).expect("metadata of a sound file");
-    AvroConverter::for_file(&metadata, AvroOptions::default()).expect("avro converter")
+    let builder = ParquetReader::builder(file.clone()).expect("metadata of a sound file");
+    AvroConverter::for_file(builder.metadata(), AvroOptions::default()).expect("avro converter")
 }
 
 // ---------------------------------------------------------------------------
@@ -627,8 +612,8 @@ fn every_bad_data_file_is_an_error_and_never_a_panic() {
         let on_disk = read_with(name, Raw, std::fs::File::open(dir.join(name)).expect("open"), None);
         assert!(on_disk.error.is_some(), "{name}: read from disk without error");
         // The Avro baseline, with the schema it derives from the file.
-        if let Ok(metadata) = ParquetMetaDataReader::new().parse_and_finish(&bytes) {
-            match AvroConverter::for_file(&metadata, AvroOptions::default()) {
+        if let Ok(builder) = ParquetReader::builder(bytes.clone()) {
+            match AvroConverter::for_file(builder.metadata(), AvroOptions::default()) {
                 Ok(avro) => {
                     let outcome = read_with(name, avro, bytes.clone(), None);
                     assert!(outcome.error.is_some(), "{name}: the Avro converter read it without error");

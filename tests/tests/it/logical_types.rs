@@ -11,12 +11,12 @@
 //! runtime (no derive), which lets each test pick the field's options at
 //! run time; one derived record covers every type at once.
 
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use half::f16;
+use magnolify_parquet::convert::{OneField, RecordSchema};
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::basic::{ConvertedType, LogicalType, Repetition, TimeUnit as PqUnit, Type as Physical};
 use magnolify_parquet::parquet::column::reader::get_typed_column_reader;
@@ -26,58 +26,21 @@ use magnolify_parquet::parquet::data_type::{
 };
 use magnolify_parquet::parquet::file::reader::{FileReader, SerializedFileReader};
 use magnolify_parquet::parquet::file::writer::SerializedFileWriter;
-use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
-use magnolify_parquet::read::{FileNode, RecordSource, Resolver};
-use magnolify_parquet::write::{ColumnSink, WriteAt};
+use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type};
 use magnolify_parquet::{
-    schema, DecimalPhysical, Error, FieldOptions, ParquetField, ParquetReader, ParquetRecord, ParquetType,
-    ParquetWriter, RecordConverter, TimeUnit,
+    schema, DecimalPhysical, Error, FieldOptions, ParquetRead, ParquetReader, ParquetRecord, ParquetType, ParquetWrite,
+    ParquetWriter, TimeUnit,
 };
 use rust_decimal::Decimal;
 use uuid::Uuid;
 
-// The tests crate has no bigdecimal dependency of its own: apache-avro
-// re-exports the same bigdecimal 0.4 type.
-use apache_avro::BigDecimal;
+use bigdecimal::BigDecimal;
 
 // ---------------------------------------------------------------------------
-// A one-field record over the runtime, with options chosen at run time.
+// One-field records over the runtime, with options chosen at run time.
 
-/// Records of one field `name` of type `T` with options `opts`.
-struct One<T> {
-    name: &'static str,
-    opts: FieldOptions,
-    _t: PhantomData<fn() -> T>,
-}
-
-fn one<T>(name: &'static str, opts: FieldOptions) -> One<T> {
-    One { name, opts, _t: PhantomData }
-}
-
-impl<T: ParquetField> RecordConverter for One<T> {
-    type Record = T;
-    type ReadPlan = T::ReadPlan;
-
-    fn schema(&self) -> magnolify_parquet::Result<TypePtr> {
-        let field = T::schema(self.name, Repetition::REQUIRED, &self.opts)?;
-        schema::message_from("m", schema::group("m", Repetition::REQUIRED, None, vec![field])?)
-    }
-
-    fn write(&self, record: &T, sink: &mut ColumnSink) -> magnolify_parquet::Result<()> {
-        record.write(sink, WriteAt::ROOT, &self.opts)
-    }
-
-    fn resolve(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(T::ReadPlan, Vec<usize>)> {
-        let root = FileNode::root(file);
-        let node = root.child(self.name).ok_or_else(|| root.error(format!("no field {}", self.name)))?;
-        let mut resolver = Resolver::new(file);
-        let plan = T::resolve(&node, &self.opts, &mut resolver)?;
-        Ok((plan, resolver.into_columns()))
-    }
-
-    fn read(&self, plan: &T::ReadPlan, source: &mut RecordSource) -> magnolify_parquet::Result<T> {
-        T::read(plan, source)
-    }
+fn one<T>(name: &'static str, opts: FieldOptions) -> OneField<T> {
+    OneField::new(name, opts)
 }
 
 const DEFAULT: FieldOptions = FieldOptions::new();
@@ -92,7 +55,7 @@ fn dec(precision: u8, scale: u8) -> FieldOptions {
 }
 
 /// Writes `values` as field `name` into a file.
-fn write_file<T: ParquetField>(name: &'static str, opts: FieldOptions, values: &[T]) -> Result<Bytes, Error> {
+fn write_file<T: ParquetWrite>(name: &'static str, opts: FieldOptions, values: &[T]) -> Result<Bytes, Error> {
     let mut writer = ParquetWriter::with_converter(one::<T>(name, opts), Vec::new())?;
     for v in values {
         writer.write(v)?;
@@ -101,13 +64,17 @@ fn write_file<T: ParquetField>(name: &'static str, opts: FieldOptions, values: &
 }
 
 /// Reads field `name` of every record of `file`.
-fn read_file<T: ParquetField>(name: &'static str, opts: FieldOptions, file: &Bytes) -> Result<Vec<T>, Error> {
+fn read_file<T: ParquetRead>(name: &'static str, opts: FieldOptions, file: &Bytes) -> Result<Vec<T>, Error> {
     ParquetReader::with_converter(one::<T>(name, opts), file.clone())?.collect()
 }
 
 /// The same values through the page store and through a file, read back
 /// with the same options; both must give `values` exactly.
-fn round_trip<T: ParquetField + PartialEq + std::fmt::Debug>(name: &'static str, opts: FieldOptions, values: &[T]) {
+fn round_trip<T: ParquetRead + ParquetWrite + PartialEq + std::fmt::Debug>(
+    name: &'static str,
+    opts: FieldOptions,
+    values: &[T],
+) {
     let mut writer = MemPageStore::writer(one::<T>(name, opts)).expect("store writer");
     for v in values {
         writer.write(v).unwrap_or_else(|e| panic!("store write of {v:?}: {e}"));
@@ -121,7 +88,7 @@ fn round_trip<T: ParquetField + PartialEq + std::fmt::Debug>(name: &'static str,
 }
 
 /// The error of writing `value`, which must fail.
-fn write_error<T: ParquetField + std::fmt::Debug>(name: &'static str, opts: FieldOptions, value: T) -> Error {
+fn write_error<T: ParquetWrite + std::fmt::Debug>(name: &'static str, opts: FieldOptions, value: T) -> Error {
     match write_file(name, opts, &[value]) {
         Ok(_) => panic!("writing field {name} with {opts:?} should fail"),
         Err(e) => e,
@@ -129,7 +96,7 @@ fn write_error<T: ParquetField + std::fmt::Debug>(name: &'static str, opts: Fiel
 }
 
 /// The error of reading `file` as `T`, which must fail.
-fn read_error<T: ParquetField + std::fmt::Debug>(name: &'static str, opts: FieldOptions, file: &Bytes) -> Error {
+fn read_error<T: ParquetRead + std::fmt::Debug>(name: &'static str, opts: FieldOptions, file: &Bytes) -> Error {
     match read_file::<T>(name, opts, file) {
         Ok(v) => panic!("reading field {name} should fail, read {v:?}"),
         Err(e) => e,
@@ -142,13 +109,14 @@ fn assert_error(e: &Error, kind: &str, column: &str, words: &[&str]) {
     let text = e.to_string();
     let actual_kind = match e {
         Error::Schema { .. } => "schema",
-        Error::Resolve { .. } => "resolve",
+        Error::Mismatch { .. } => "resolve",
         Error::Value { .. } => "value",
         Error::Null { .. } => "null",
         _ => "other",
     };
     assert_eq!(actual_kind, kind, "{text}");
-    assert_eq!(e.path(), Some(column), "{text}");
+    let location = e.location().expect("a location");
+    assert_eq!(location.column.as_deref().or(location.field.as_deref()), Some(column), "{text}");
     assert!(text.contains(&format!("`{column}`")), "{text}");
     for w in words {
         assert!(text.contains(w), "{text:?} should contain {w:?}");
@@ -559,7 +527,7 @@ fn widening_past_the_fields_range_is_a_value_error() {
     // Year 1500 fits millis but not i64 nanoseconds.
     let file = write_file("ts", MILLIS, &[dt(2000, 1, 1, 0, 0, 0, 0), dt(1500, 1, 1, 0, 0, 0, 0)]).expect("write");
     let e = read_error::<NaiveDateTime>("ts", NANOS, &file);
-    assert_error(&e, "value", "ts", &["row 1", "overflows", "NANOS"]);
+    assert_error(&e, "value", "ts", &["record 1", "overflows", "NANOS"]);
 }
 
 #[test]
@@ -668,10 +636,11 @@ fn int96_outside_chronos_range_is_a_value_error() {
     // Julian day 0 is 4714 BC, -4713-11-24 proleptic Gregorian (fine); day 200 000 000 is about year 543 000.
     let file = low_level_file::<Int96Type>(field, &[int96(0, 0), int96(200_000_000, 0)], None);
     let e = read_error::<NaiveDateTime>("ts", DEFAULT, &file);
-    assert_error(&e, "value", "ts", &["row 1", "INT96", "out of chrono's range"]);
+    assert_error(&e, "value", "ts", &["record 1", "INT96", "out of chrono's range"]);
     // One record at a time, the first one is read before the error.
-    let mut reader =
-        ParquetReader::with_converter(one::<NaiveDateTime>("ts", DEFAULT), file).expect("reader").with_batch_size(1);
+    let reader =
+        ParquetReader::builder(file).and_then(|b| b.with_batch_size(1).build_with(one::<NaiveDateTime>("ts", DEFAULT)));
+    let mut reader = reader.expect("reader");
     assert_eq!(reader.next().map(|r| r.ok()), Some(Some(dt(-4713, 11, 24, 0, 0, 0, 0))));
     assert!(matches!(reader.next(), Some(Err(Error::Value { .. }))));
 }
@@ -720,7 +689,7 @@ fn dates_round_trip_with_days_since_the_epoch() {
 fn dates_out_of_chronos_range_are_value_errors() {
     let date = leaf("day", Physical::INT32).with_logical_type(Some(LogicalType::Date)).build().expect("type");
     let file = low_level_file::<Int32Type>(date, &[0, i32::MAX], None);
-    assert_error(&read_error::<NaiveDate>("day", DEFAULT, &file), "value", "day", &["row 1", "2147483647 days"]);
+    assert_error(&read_error::<NaiveDate>("day", DEFAULT, &file), "value", "day", &["record 1", "2147483647 days"]);
 }
 
 #[test]
@@ -730,13 +699,13 @@ fn time_of_day_out_of_range_is_a_value_error() {
         .build()
         .expect("type");
     let file = low_level_file::<Int64Type>(time, &[86_399_999_999, 86_400_000_000], None);
-    assert_error(&read_error::<NaiveTime>("at", MICROS, &file), "value", "at", &["row 1", "not a time of day"]);
+    assert_error(&read_error::<NaiveTime>("at", MICROS, &file), "value", "at", &["record 1", "not a time of day"]);
 }
 
 #[test]
 fn null_into_a_required_logical_type_is_an_error() {
     let file = write_file("day", DEFAULT, &[Some(NaiveDate::MIN), None]).expect("write");
-    assert_error(&read_error::<NaiveDate>("day", DEFAULT, &file), "null", "day", &["row 1"]);
+    assert_error(&read_error::<NaiveDate>("day", DEFAULT, &file), "null", "day", &["record 1"]);
 }
 
 #[test]
@@ -929,15 +898,16 @@ fn decimal_reads_convert_to_the_declared_scale_exactly() {
     // Down: only when no digit is lost.
     let file = write_file("v", dec(9, 4), &[d("1.2300"), d("-5"), d("1.2345")]).expect("write");
     let e = read_error::<Decimal>("v", dec(9, 2), &file);
-    assert_error(&e, "value", "v", &["row 2", "1.2345", "more than 2 fraction digits"]);
-    let mut reader =
-        ParquetReader::with_converter(one::<Decimal>("v", dec(9, 2)), file).expect("reader").with_batch_size(1);
+    assert_error(&e, "value", "v", &["record 2", "1.2345", "more than 2 fraction digits"]);
+    let reader =
+        ParquetReader::builder(file).and_then(|b| b.with_batch_size(1).build_with(one::<Decimal>("v", dec(9, 2))));
+    let mut reader = reader.expect("reader");
     let first: Vec<String> = reader.by_ref().take(2).map(|r| r.expect("exact rows").to_string()).collect();
     assert_eq!(first, ["1.23", "-5.00"]);
     // The declared precision is checked on every value.
     let file = write_file("v", dec(9, 2), &[d("9999.99"), d("10000.00")]).expect("write");
     let e = read_error::<Decimal>("v", dec(6, 2), &file);
-    assert_error(&e, "value", "v", &["row 1", "10000.00", "does not fit DECIMAL(6, 2)"]);
+    assert_error(&e, "value", "v", &["record 1", "10000.00", "does not fit DECIMAL(6, 2)"]);
 }
 
 /// A FIXED_LEN_BYTE_ARRAY(16) DECIMAL(38, s) column, as Spark writes it.
@@ -959,9 +929,9 @@ fn wide_file_decimals_are_checked_per_value() {
     // DECIMAL(38, 10) is more than rust_decimal holds, but values that fit are read.
     let file = wide_decimal_file(10, &[-1, 99_999_999_999_999_999_999_999_999_990, 0]);
     let e = read_error::<Decimal>("v", DEFAULT, &file);
-    assert_error(&e, "value", "v", &["row 1", "more digits than rust_decimal::Decimal holds"]);
+    assert_error(&e, "value", "v", &["record 1", "more digits than rust_decimal::Decimal holds"]);
     let e = read_error::<Decimal>("v", dec(28, 10), &file);
-    assert_error(&e, "value", "v", &["row 1", "9999999999999999999.9999999990", "does not fit DECIMAL(28, 10)"]);
+    assert_error(&e, "value", "v", &["record 1", "9999999999999999999.9999999990", "does not fit DECIMAL(28, 10)"]);
     let file = wide_decimal_file(10, &[-1, 12_345_000_000_000, 0]);
     let back = read_file::<Decimal>("v", dec(28, 10), &file).expect("fits");
     assert_eq!(
@@ -973,7 +943,7 @@ fn wide_file_decimals_are_checked_per_value() {
     // Without a spec, the value itself must fit rust_decimal's 96 bits.
     let file = wide_decimal_file(0, &[i128::from(u64::MAX), 1 << 100]);
     let e = read_error::<Decimal>("v", DEFAULT, &file);
-    assert_error(&e, "value", "v", &["row 1", "1267650600228229401496703205376", "rust_decimal::Decimal"]);
+    assert_error(&e, "value", "v", &["record 1", "1267650600228229401496703205376", "rust_decimal::Decimal"]);
     // A scale beyond 28 needs a declared spec.
     let e = read_error::<Decimal>("v", DEFAULT, &wide_decimal_file(30, &[1]));
     assert_error(&e, "resolve", "v", &["DECIMAL(38, 30)", "BigDecimal"]);
@@ -1013,7 +983,7 @@ fn legacy_and_foreign_decimal_columns_are_read() {
     // An empty value is not a number.
     let file =
         low_level_file::<ByteArrayType>(field, &[ByteArray::from(vec![1u8]), ByteArray::from(Vec::<u8>::new())], None);
-    assert_error(&read_error::<Decimal>("v", dec(5, 2), &file), "value", "v", &["row 1", "empty DECIMAL value"]);
+    assert_error(&read_error::<Decimal>("v", dec(5, 2), &file), "value", "v", &["record 1", "empty DECIMAL value"]);
 }
 
 // ---------------------------------------------------------------------------
@@ -1043,7 +1013,7 @@ fn spark_decimal_38_10_round_trips_as_big_decimal() {
     let back = read_file::<Decimal>("amount", dec(28, 10), &small).expect("read as rust_decimal");
     assert_eq!(back, [d("1234.5"), d("-0.0000000001")]);
     let e = read_error::<Decimal>("amount", dec(28, 10), &file);
-    assert_error(&e, "value", "amount", &["row 0", "does not fit DECIMAL(28, 10)"]);
+    assert_error(&e, "value", "amount", &["record 0", "does not fit DECIMAL(28, 10)"]);
     let e = write_error("amount", opts, big("0.00000000001"));
     assert_error(&e, "value", "amount", &["more than 10 fraction digits"]);
     let e = match one::<BigDecimal>("amount", dec(38, 10).decimal_physical(DecimalPhysical::Int64)).schema() {

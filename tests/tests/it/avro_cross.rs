@@ -209,10 +209,9 @@ fn derive_files_read_with_a_derived_avro_schema() {
     let mut w = ParquetWriter::<Nested, _>::new(Vec::new()).unwrap();
     w.write_all(&seeds).unwrap();
     let file = bytes::Bytes::from(w.into_inner().unwrap());
-    let meta =
-        magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader::new().parse_and_finish(&file).unwrap();
+    let builder = ParquetReader::builder(file.clone()).unwrap();
     // No Avro schema in a derive's footer: one is made from the Parquet schema.
-    let converter = AvroConverter::for_file(&meta, AvroOptions::default()).unwrap();
+    let converter = AvroConverter::for_file(builder.metadata(), AvroOptions::default()).unwrap();
     let json: serde_json::Value = serde_json::from_str(converter.avro_schema_json()).unwrap();
     assert_eq!(json["name"], "Nested");
     assert_eq!(json["fields"][4]["type"][0], "null");

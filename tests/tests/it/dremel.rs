@@ -1,44 +1,49 @@
 //! The Document example of the Dremel paper (Melnik et al., VLDB 2010), with
-//! hand-written `ParquetField` impls: shredding must give exactly the paper's
+//! hand-written `ParquetSchema` impls: shredding must give exactly the paper's
 //! (value, repetition, definition) triplets per column, and assembly must give
 //! the records back. This runs the runtime alone, without the derive.
 
+use magnolify_parquet::__private::{Slot, StructPlan};
+use magnolify_parquet::convert::{ColumnSink, FileNode, LeafValues, RecordSource, Resolver, WriteAt};
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::basic::Repetition;
 use magnolify_parquet::parquet::schema::types::Type;
-use magnolify_parquet::read::{FileNode, RecordSource, Resolver};
-use magnolify_parquet::types::{Slot, StructPlan};
-use magnolify_parquet::write::{ColumnSink, LeafValues, WriteAt};
 use magnolify_parquet::{
-    schema, Derived, FieldOptions, ListLayout, ParquetField, ParquetRecord, RecordConverter, Result,
+    schema, Derived, FieldOptions, ListLayout, ParquetRead, ParquetRecord, ParquetSchema, ParquetWrite, RecordSchema,
+    RecordWrite, Result,
 };
 
 /// The paper's schema uses bare repeated fields (1-level lists).
 const REPEATED: FieldOptions = FieldOptions::new().list(ListLayout::Repeated);
 
-/// Implements `ParquetField` for a struct by hand, field by field, the way
+/// Implements the field traits for a struct by hand, field by field, the way
 /// generated code does: a group node, fields shredded at increasing leaf
 /// offsets, resolved by name, read in order.
 macro_rules! record {
     ($t:ident { $($f:ident : $ty:ty => $name:literal),+ $(,)? }) => {
-        impl ParquetField for $t {
-            const LEAVES: usize = 0 $(+ <$ty as ParquetField>::LEAVES)+;
+        impl ParquetSchema for $t {
+            const LEAVES: usize = 0 $(+ <$ty as ParquetSchema>::LEAVES)+;
+
             type ReadPlan = StructPlan<Vec<Slot<Box<dyn std::any::Any + Send + Sync>>>>;
 
             fn schema(name: &str, repetition: Repetition, _: &FieldOptions) -> Result<Type> {
                 schema::group(name, repetition, None, vec![$(<$ty>::schema($name, Repetition::REQUIRED, &REPEATED)?),+])
             }
+        }
 
+        impl ParquetWrite for $t {
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _: &FieldOptions) -> Result<()> {
                 let mut at = at;
                 $(
                     self.$f.write(sink, at, &REPEATED)?;
-                    at = at.skip_leaves(<$ty as ParquetField>::LEAVES);
+                    at = at.skip_leaves(<$ty as ParquetSchema>::LEAVES);
                 )+
                 let _ = at;
                 Ok(())
             }
+        }
 
+        impl ParquetRead for $t {
             fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
                 let start = magnolify_parquet::__private::struct_start(node, resolver)?;
                 let mut fields = Vec::new();
@@ -96,6 +101,7 @@ impl magnolify_parquet::ListElement for Name {}
 impl magnolify_parquet::ListElement for Language {}
 impl ParquetRecord for Document {
     const MESSAGE: &'static str = "Document";
+    type Borrowed<'a> = Document;
 }
 
 fn r1() -> Document {

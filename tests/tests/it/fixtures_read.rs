@@ -5,35 +5,37 @@
 //!
 //! Damaged files (`bad_data/`) and files no Rust type can express must give a
 //! clear error naming the column, and never a panic.
-#![forbid(unsafe_code)]
-
-#[path = "../src/json.rs"]
-#[macro_use]
-mod json;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 
 use apache_avro::BigDecimal;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use json::{check_rows, fixture, rows, Fmt, ToJson};
-use magnolify_parquet::{Error, ParquetReader, ParquetRecord, ParquetType};
+use magnolify_parquet::{Error, OwnedRecord, ParquetReader, ParquetType};
 use rust_decimal::Decimal;
 use serde_json::Value;
+use test_kit::fixtures::{rows, with_expected as fixture};
+use test_kit::io::until_error;
+use test_kit::json::{check_rows, Fmt, ToJson};
+use test_kit::to_json_struct;
 use uuid::Uuid;
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
-fn open<T: ParquetRecord>(name: &str) -> Result<ParquetReader<T, File>, Error> {
+fn open<T: OwnedRecord>(name: &str) -> Result<ParquetReader<T, File>, Error> {
+    open_in_batches(name, 1024)
+}
+
+fn open_in_batches<T: OwnedRecord>(name: &str, batch: usize) -> Result<ParquetReader<T, File>, Error> {
     let (path, _) = fixture(name);
     let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    ParquetReader::<T, _>::new(file)
+    ParquetReader::builder(file)?.with_batch_size(batch).build()
 }
 
 /// Reads fixture `name` into `T` and compares every row with its expectation.
-fn check<T: ParquetRecord + ToJson>(name: &str) -> Vec<T> {
+fn check<T: OwnedRecord + ToJson>(name: &str) -> Vec<T> {
     let (_, doc) = fixture(name);
     let reader =
         open::<T>(name).unwrap_or_else(|e| panic!("{name}: cannot open as {}: {e}", std::any::type_name::<T>()));
@@ -47,23 +49,15 @@ fn check<T: ParquetRecord + ToJson>(name: &str) -> Vec<T> {
 /// Reads fixture `name` until the first error: the records and the error.
 /// One record per batch, so that the records before a failing one come out
 /// (the reader drops a whole batch when one of its records fails).
-fn read_until_error<T: ParquetRecord>(name: &str) -> (Vec<T>, Option<Error>) {
-    let reader = match open::<T>(name) {
-        Ok(r) => r.with_batch_size(1),
-        Err(e) => return (Vec::new(), Some(e)),
-    };
-    let mut got = Vec::new();
-    for r in reader {
-        match r {
-            Ok(v) => got.push(v),
-            Err(e) => return (got, Some(e)),
-        }
+fn read_until_error<T: OwnedRecord>(name: &str) -> (Vec<T>, Option<Error>) {
+    match open_in_batches::<T>(name, 1) {
+        Ok(reader) => until_error(reader),
+        Err(e) => (Vec::new(), Some(e)),
     }
-    (got, None)
 }
 
 /// Fixture `name` must fail (at open or while reading) without a panic.
-fn expect_error<T: ParquetRecord>(name: &str) -> Error {
+fn expect_error<T: OwnedRecord>(name: &str) -> Error {
     match open::<T>(name).and_then(|r| r.collect::<Result<Vec<T>, _>>()) {
         Err(e) => e,
         Ok(rows) => panic!("{name}: read {} rows as {} without an error", rows.len(), std::any::type_name::<T>()),
@@ -128,12 +122,15 @@ fn alltypes_unannotated_bytes_read_as_strings_and_int96_as_instants() {
 
 #[derive(ParquetType, Debug)]
 struct DecimalValue {
+    // Every decimal fixture but one has scale 2 and at most 25 digits.
+    #[parquet(decimal(precision = 28, scale = 2))]
     value: Option<Decimal>,
 }
 to_json_struct!(DecimalValue { "value" => value });
 
 #[derive(ParquetType, Debug)]
 struct BigDecimalValue {
+    #[parquet(decimal(precision = 38, scale = 2))]
     value: Option<BigDecimal>,
 }
 to_json_struct!(BigDecimalValue { "value" => value });
@@ -176,8 +173,8 @@ struct DecimalAsInt {
 #[test]
 fn decimal_into_an_integer_is_refused() {
     let e = expect_error::<DecimalAsInt>("parquet-testing/int32_decimal");
-    assert!(matches!(e, Error::Resolve { .. }), "{e:?}");
-    assert_eq!(e.path(), Some("value"), "{e}");
+    assert!(matches!(e, Error::Mismatch { .. }), "{e:?}");
+    assert_eq!(e.column(), Some("value"), "{e}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -195,7 +192,9 @@ fn int96_from_spark() {
     let (got, err) = read_until_error::<Int96>(name);
     check_rows(&got, &rows(&doc)[..5]).unwrap_or_else(|d| panic!("{name}: {d}"));
     match err {
-        Some(e @ Error::Value { row: Some(5), .. }) => assert_eq!(e.path(), Some("a"), "{e}"),
+        Some(e @ Error::Value { .. }) if e.location().and_then(|l| l.record) == Some(5) => {
+            assert_eq!(e.column(), Some("a"), "{e}")
+        }
         other => panic!("{name}: expected a value error at row 5, got {other:?}"),
     }
 }
@@ -425,8 +424,8 @@ fn map_no_value_key_only_map_as_a_map() {
     assert_eq!(got, want);
     // Values the file does not have cannot be required.
     let e = expect_error::<KeyOnlyMapRequiredValues>(name);
-    assert!(matches!(e, Error::Resolve { .. }), "{e:?}");
-    assert_eq!(e.path(), Some("my_map_no_v"), "{e}");
+    assert!(matches!(e, Error::Mismatch { .. }), "{e:?}");
+    assert_eq!(e.column(), Some("my_map_no_v"), "{e}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -592,7 +591,7 @@ struct WrongCase {
 fn field_names_are_case_sensitive() {
     // The file's column is `ID`: `id` is a different (missing, required) field.
     let e = expect_error::<WrongCase>("parquet-testing/nonnullable.impala");
-    assert!(matches!(e, Error::Resolve { .. }), "{e:?}");
+    assert!(matches!(e, Error::Mismatch { .. }), "{e:?}");
     assert!(e.to_string().contains("ID"), "the error lists the file's fields: {e}");
 }
 
@@ -681,8 +680,11 @@ struct PeerTypes {
     ts_us_utc: Option<DateTime<Utc>>,
     #[parquet(timestamp = "nanos")]
     ts_ns_utc: Option<DateTime<Utc>>,
+    #[parquet(decimal(precision = 9, scale = 2))]
     dec9_2: Option<Decimal>,
+    #[parquet(decimal(precision = 18, scale = 4))]
     dec18_4: Option<Decimal>,
+    #[parquet(decimal(precision = 38, scale = 10))]
     dec38_10: Option<BigDecimal>,
     list_i32: Option<Vec<Option<i32>>>,
     list_list_str: Option<Vec<Option<Vec<Option<String>>>>>,
@@ -723,6 +725,7 @@ struct LocalIntoInstant {
 
 #[derive(ParquetType, Debug)]
 struct WideDecimalIntoDecimal {
+    #[parquet(decimal(precision = 28, scale = 10))]
     dec38_10: Option<Decimal>,
 }
 
@@ -735,13 +738,13 @@ struct UnsignedIntoSigned {
 fn peers_types_lossy_projections_are_refused() {
     let name = "peers/types.pyarrow";
     let e = expect_error::<NanosIntoMicros>(name);
-    assert_eq!(e.path(), Some("ts_ns"), "{e}");
+    assert_eq!(e.column(), Some("ts_ns"), "{e}");
     let e = expect_error::<LocalIntoInstant>(name);
-    assert_eq!(e.path(), Some("ts_us"), "{e}");
+    assert_eq!(e.column(), Some("ts_us"), "{e}");
     let e = expect_error::<WideDecimalIntoDecimal>(name);
-    assert_eq!(e.path(), Some("dec38_10"), "{e}");
+    assert_eq!(e.column(), Some("dec38_10"), "{e}");
     let e = expect_error::<UnsignedIntoSigned>(name);
-    assert_eq!(e.path(), Some("u64"), "{e}");
+    assert_eq!(e.column(), Some("u64"), "{e}");
 }
 
 // ---------------------------------------------------------------------------
@@ -768,7 +771,7 @@ struct AnyColumn {
 #[test]
 fn bad_data_parquet_1481_corrupt_schema() {
     let e = expect_error::<AnyColumn>("parquet-testing/bad_data/PARQUET-1481");
-    assert!(matches!(e, Error::Parquet { .. }), "the footer is rejected: {e:?}");
+    assert!(matches!(&e, Error::Damaged { location, .. } if location.footer), "the footer is rejected: {e:?}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -782,7 +785,7 @@ struct DictHeader {
 #[test]
 fn bad_data_arrow_rs_gh_6229_dictheader() {
     let e = expect_error::<DictHeader>("parquet-testing/bad_data/ARROW-RS-GH-6229-DICTHEADER");
-    assert!(e.path().is_some(), "the error names the column: {e:?}");
+    assert!(e.column().is_some(), "the error names the column: {e:?}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -801,7 +804,7 @@ fn bad_data_arrow_rs_gh_6229_levels() {
     // annotation (see `null_list`) the file fails at open on `outer.list.item.c`;
     // once it is accepted, the page's missing levels must fail instead.
     let e = expect_error::<Levels>("parquet-testing/bad_data/ARROW-RS-GH-6229-LEVELS");
-    assert!(e.path().is_some_and(|p| p.starts_with("outer")), "the error names the column: {e:?}");
+    assert!(e.column().is_some_and(|p| p.starts_with("outer")), "the error names the column: {e:?}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -829,13 +832,13 @@ fn bad_data_arrow_gh_41321_corrupt_pages() {
     // Four columns are damaged in different ways; each must fail on its own.
     let name = "parquet-testing/bad_data/ARROW-GH-41321";
     let e = expect_error::<Gh41321Int64>(name);
-    assert_eq!(e.path(), Some("int64"), "{e:?}");
+    assert_eq!(e.column(), Some("int64"), "{e:?}");
     let e = expect_error::<Gh41321LargeBinary>(name);
-    assert_eq!(e.path(), Some("large_binary"), "{e:?}");
+    assert_eq!(e.column(), Some("large_binary"), "{e:?}");
     let e = expect_error::<Gh41321ListFloat64>(name);
-    assert!(e.path().is_some_and(|p| p.starts_with("fixed_size_list_float64")), "{e:?}");
+    assert!(e.column().is_some_and(|p| p.starts_with("fixed_size_list_float64")), "{e:?}");
     let e = expect_error::<Gh41321MapFloat32>(name);
-    assert!(e.path().is_some_and(|p| p.starts_with("map_float32")), "{e:?}");
+    assert!(e.column().is_some_and(|p| p.starts_with("map_float32")), "{e:?}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -858,7 +861,10 @@ fn bad_data_arrow_gh_41317_short_column() {
     let name = "parquet-testing/bad_data/ARROW-GH-41317";
     for e in [open::<Gh41317>(name).map(|_| ()), open::<Gh41317Alone>(name).map(|_| ())] {
         match e {
-            Err(Error::Parquet { path: None, source }) => assert!(source.to_string().contains("I16"), "{source}"),
+            Err(e @ Error::Damaged { .. }) => {
+                assert!(e.location().is_some_and(|l| l.footer), "{e}");
+                assert!(e.to_string().contains("I16"), "{e}");
+            }
             other => panic!("{name}: expected the footer to be refused, got {other:?}"),
         }
     }
@@ -872,8 +878,8 @@ struct Gh45185 {
 #[test]
 fn bad_data_arrow_gh_45185_record_starts_with_repetition() {
     let e = expect_error::<Gh45185>("parquet-testing/bad_data/ARROW-GH-45185");
-    assert!(matches!(e, Error::Corrupt { .. }), "{e:?}");
-    assert_eq!(e.path(), Some("x.list.element"), "{e:?}");
+    assert!(matches!(e, Error::Damaged { .. }), "{e:?}");
+    assert_eq!(e.column(), Some("x.list.element"), "{e:?}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -884,7 +890,7 @@ struct Gh47662 {
 #[test]
 fn bad_data_arrow_gh_47662_nulls_in_required_column() {
     let e = expect_error::<Gh47662>("parquet-testing/bad_data/ARROW-GH-47662");
-    assert_eq!(e.path(), Some("flba_field"), "{e:?}");
+    assert_eq!(e.column(), Some("flba_field"), "{e:?}");
 }
 
 // ---------------------------------------------------------------------------
@@ -933,7 +939,7 @@ const COVERED: &[&str] = &[
 
 #[test]
 fn every_fixture_has_a_test() {
-    let root = json::fixtures_dir();
+    let root = test_kit::fixtures::dir();
     let mut found = Vec::new();
     for dir in ["parquet-testing", "parquet-testing/bad_data", "peers"] {
         for entry in std::fs::read_dir(root.join(dir)).expect("fixture folder") {

@@ -1,19 +1,18 @@
 //! Readers and writers move between threads, and the row groups of one file
 //! can be read in parallel (`ParquetReader::only_row_group`), giving the
 //! same records as one sequential read.
-#![forbid(unsafe_code)]
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use apache_avro::types::Value;
 use avro_baseline::{AvroConverter, AvroOptions};
 use bytes::Bytes;
 use magnolify_parquet::file::AtomicFile;
 use magnolify_parquet::mem::MemPageStore;
-use magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader;
-use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReaderBuilder};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 struct Leg {
@@ -71,7 +70,7 @@ fn file_of(records: &[Trip]) -> Bytes {
 }
 
 fn groups_of(file: &Bytes) -> usize {
-    ParquetMetaDataReader::new().parse_and_finish(file).expect("metadata").num_row_groups()
+    ParquetReader::builder(file.clone()).expect("metadata").metadata().num_row_groups()
 }
 
 #[test]
@@ -85,19 +84,20 @@ fn row_groups_read_in_parallel_give_the_sequential_records() {
         ParquetReader::<Trip, _>::new(file.clone()).expect("open").collect::<Result<_, _>>().expect("read");
     assert_eq!(sequential, records);
 
+    // The footer is read once and the type resolved once; every thread's
+    // reader shares both.
+    let builder = ParquetReader::builder(file.clone()).expect("open");
+    let plan = Arc::new(builder.resolve::<Trip>().expect("resolve"));
     let parts: Vec<Vec<Trip>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..groups)
             .map(|i| {
-                let file = file.clone();
-                scope.spawn(move || {
-                    let reader =
-                        ParquetReader::<Trip, _>::new(file).expect("open").only_row_group(i).expect("row group");
-                    reader.collect::<Result<Vec<_>, _>>().expect("read row group")
-                })
+                let reader = builder.clone().with_row_groups(vec![i]).build_resolved(plan.clone());
+                scope.spawn(move || reader.expect("row group").collect::<Result<Vec<_>, _>>().expect("read row group"))
             })
             .collect();
         handles.into_iter().map(|h| h.join().expect("thread")).collect()
     });
+    assert!(Arc::ptr_eq(builder.metadata().shared(), builder.clone().metadata().shared()));
     assert!(
         parts.iter().take(groups - 1).all(|p| p.len() == 37),
         "{:?}",
@@ -111,22 +111,22 @@ fn row_groups_of_a_file_on_disk_read_in_parallel() {
     let records = trips(300);
     let path: PathBuf = std::env::temp_dir().join(format!("magnolify-threads-{}.parquet", std::process::id()));
     std::fs::write(&path, file_of(&records)).expect("write");
-    let groups =
-        ParquetReader::<Trip, _>::new(File::open(&path).expect("open")).expect("reader").metadata().num_row_groups();
+    let builder = ReaderBuilder::open(&path).expect("open");
+    let groups = builder.metadata().num_row_groups();
+    let plan = Arc::new(builder.resolve::<Trip>().expect("resolve"));
     // Four workers, each taking every fourth row group, each with its own handle.
     let mut parts: Vec<(usize, Vec<Trip>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..4)
             .map(|worker| {
-                let path = &path;
+                let (path, plan) = (&path, &plan);
                 scope.spawn(move || {
+                    // Each worker has its own file handle, and shares the plan.
+                    let builder = ReaderBuilder::open(path).expect("open");
                     (worker..groups)
                         .step_by(4)
                         .map(|i| {
-                            let reader = ParquetReader::<Trip, _>::new(File::open(path).expect("open"))
-                                .expect("reader")
-                                .only_row_group(i)
-                                .expect("row group");
-                            (i, reader.collect::<Result<Vec<_>, _>>().expect("read"))
+                            let reader = builder.clone().with_row_groups(vec![i]).build_resolved(plan.clone());
+                            (i, reader.expect("row group").collect::<Result<Vec<_>, _>>().expect("read"))
                         })
                         .collect::<Vec<_>>()
                 })
@@ -144,25 +144,19 @@ fn row_groups_of_a_file_on_disk_read_in_parallel() {
 fn the_avro_converter_reads_row_groups_in_parallel() {
     let records = trips(200);
     let file = file_of(&records);
-    let metadata = ParquetMetaDataReader::new().parse_and_finish(&file).expect("metadata");
-    let converter = AvroConverter::for_file(&metadata, AvroOptions::default()).expect("converter");
+    let builder = ParquetReader::builder(file.clone()).expect("metadata");
+    let converter = AvroConverter::for_file(builder.metadata(), AvroOptions::default()).expect("converter");
+    let plan = Arc::new(builder.resolve_with(converter.clone()).expect("resolve"));
     let sequential: Vec<Value> = ParquetReader::with_converter(converter.clone(), file.clone())
         .expect("open")
         .collect::<Result<_, _>>()
         .expect("read");
     assert_eq!(sequential.len(), 200);
     let parallel: Vec<Vec<Value>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..metadata.num_row_groups())
+        let handles: Vec<_> = (0..builder.metadata().num_row_groups())
             .map(|i| {
-                let (converter, file) = (converter.clone(), file.clone());
-                scope.spawn(move || {
-                    ParquetReader::with_converter(converter, file)
-                        .expect("open")
-                        .only_row_group(i)
-                        .expect("row group")
-                        .collect::<Result<Vec<_>, _>>()
-                        .expect("read")
-                })
+                let reader = builder.clone().with_row_groups(vec![i]).build_resolved(plan.clone());
+                scope.spawn(move || reader.expect("row group").collect::<Result<Vec<_>, _>>().expect("read"))
             })
             .collect();
         handles.into_iter().map(|h| h.join().expect("thread")).collect()
@@ -190,6 +184,8 @@ fn a_writer_moves_to_another_thread_and_back() {
 #[test]
 fn a_row_group_out_of_range_is_an_error() {
     let file = file_of(&trips(40));
-    let err = ParquetReader::<Trip, _>::new(file).expect("open").only_row_group(2).err().expect("only two row groups");
+    let err = ParquetReader::builder(file).expect("open").with_row_groups(vec![2]).build::<Trip>().err();
+    let err = err.expect("only two row groups");
+    assert!(matches!(err, Error::Argument { .. }), "{err:?}");
     assert!(err.to_string().contains("row group 2 requested, the file has 2"), "{err}");
 }

@@ -7,17 +7,12 @@
 //! writes the JSON of the records it writes, for the Python checks to compare
 //! with what pyarrow and DuckDB read.
 //!
-//! The test targets and examples include this file with
-//! `#[path = "../src/json.rs"] mod json;`: it needs `serde_json`, `chrono`,
-//! `uuid`, `rust_decimal`, `half` and `apache-avro` (for `BigDecimal`), which are
-//! dev-dependencies of the `tests` package, not dependencies of its library.
-#![allow(dead_code)] // each includer uses a different part
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
-use serde_json::{Number, Value};
+use serde_json::Number;
+pub use serde_json::Value;
 
 /// What the Rust type alone does not say about a value's JSON form: the
 /// fraction digits of a time or timestamp (its unit in the file) and whether
@@ -68,7 +63,7 @@ pub fn object(fields: Vec<(&str, Value)>) -> Value {
 macro_rules! to_json_struct {
     ($t:ty { $($name:expr => $field:ident $(@ $fmt:expr)?),* $(,)? }) => {
         impl $crate::json::ToJson for $t {
-            fn to_json(&self, _f: $crate::json::Fmt) -> ::serde_json::Value {
+            fn to_json(&self, _f: $crate::json::Fmt) -> $crate::json::Value {
                 $crate::json::object(vec![
                     $(($name, $crate::json::ToJson::to_json(&self.$field, $crate::to_json_struct!(@fmt $($fmt)?))),)*
                 ])
@@ -317,13 +312,13 @@ pub fn decimal_text(digits: &str, scale: i64) -> String {
     format!("{sign}{int}.{frac}")
 }
 
-impl ToJson for apache_avro::BigDecimal {
+impl ToJson for bigdecimal::BigDecimal {
     fn to_json(&self, _f: Fmt) -> Value {
         let (digits, scale) = self.as_bigint_and_exponent();
         Value::from(decimal_text(&digits.to_string(), scale))
     }
 }
-impl JsonElem for apache_avro::BigDecimal {}
+impl JsonElem for bigdecimal::BigDecimal {}
 
 // ---------------------------------------------------------------------------
 // Comparison
@@ -488,31 +483,6 @@ pub fn check_rows<T: ToJson>(actual: &[T], expected: &[Value]) -> Result<(), Str
     let total = out.len();
     out.truncate(20);
     Err(format!("{total} difference(s):\n  {}", out.join("\n  ")))
-}
-
-// ---------------------------------------------------------------------------
-// Fixture files
-// ---------------------------------------------------------------------------
-
-/// The `tests/fixtures` folder of this package.
-pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
-}
-
-/// A fixture's Parquet file and its parsed expectation; `name` is the path
-/// under `tests/fixtures` without `.parquet`.
-pub fn fixture(name: &str) -> (PathBuf, Value) {
-    let dir = fixtures_dir();
-    let file = dir.join(format!("{name}.parquet"));
-    let json = dir.join(format!("{name}.expected.json"));
-    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
-    let doc = parse_exact(&text).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
-    (file, doc)
-}
-
-/// The `rows` of an expectation.
-pub fn rows(doc: &Value) -> &[Value] {
-    doc.get("rows").and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }
 
 #[cfg(test)]

@@ -10,94 +10,16 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use magnolify_parquet::mem::MemPageStore;
-use magnolify_parquet::{Error, ParquetReader, ParquetRecord, ParquetType, ParquetWriter};
+use magnolify_parquet::{OwnedRecord, ParquetType};
 use proptest::prelude::*;
+use test_kit::io::{via_file, via_store, write_read};
 
-/// Writes `rows` into a page store and reads them back.
-fn via_store<T: ParquetRecord>(rows: &[T]) -> Result<Vec<T>, Error> {
-    let store = MemPageStore::write_all::<T>(rows)?;
-    assert_eq!(store.num_rows(), rows.len());
-    store.read::<T>()?.collect()
-}
-
-/// Writes `rows` into a Parquet file in memory (small pages and row groups,
-/// so that records cross their boundaries) and reads them back.
-fn via_file<T: ParquetRecord>(rows: &[T]) -> Result<Vec<T>, Error> {
-    let mut writer = ParquetWriter::<T, Vec<u8>>::builder().data_page_rows(3).max_row_group_rows(5).build(Vec::new())?;
-    writer.write_all(rows)?;
-    let file = Bytes::from(writer.into_inner()?);
-    ParquetReader::<T, _>::new(file)?.collect()
-}
-
-/// Writes `rows` as `W` into a file and reads them as `R`.
-fn write_read<W: ParquetRecord, R: ParquetRecord>(rows: &[W]) -> Result<Vec<R>, Error> {
-    let mut writer = ParquetWriter::<W, _>::new(Vec::new())?;
-    writer.write_all(rows)?;
-    ParquetReader::<R, _>::new(Bytes::from(writer.into_inner()?))?.collect()
-}
-
-fn assert_round_trips<T: ParquetRecord + PartialEq + Debug>(rows: &[T]) {
+fn assert_round_trips<T: OwnedRecord + PartialEq + Debug>(rows: &[T]) {
     assert_eq!(via_store(rows).expect("page store round trip"), rows);
     assert_eq!(via_file(rows).expect("file round trip"), rows);
 }
 
-/// The seed record (magnolify's benchmark type) with its lists in `$layout`,
-/// and sample rows: lists empty, of one and of several elements, `o` absent
-/// and present, empty and non-ASCII strings.
-macro_rules! seed {
-    ($layout:literal) => {
-        #[derive(magnolify_parquet::ParquetType, Debug, Clone, PartialEq)]
-        pub struct Required {
-            pub b: bool,
-            pub i: i32,
-            pub s: String,
-        }
-
-        #[derive(magnolify_parquet::ParquetType, Debug, Clone, PartialEq)]
-        #[parquet(list = $layout)]
-        pub struct Nested {
-            pub b: bool,
-            pub i: i32,
-            pub s: String,
-            pub r: Required,
-            pub o: Option<Required>,
-            pub l: Vec<Required>,
-        }
-
-        pub fn rows() -> Vec<Nested> {
-            let req = |b, i, s: &str| Required { b, i, s: s.to_owned() };
-            vec![
-                Nested {
-                    b: true,
-                    i: 42,
-                    s: "magnolify".into(),
-                    r: req(false, -1, ""),
-                    o: Some(req(true, i32::MAX, "ø")),
-                    l: vec![req(true, 1, "a"), req(false, 2, "bb"), req(true, 3, "")],
-                },
-                Nested { b: false, i: i32::MIN, s: String::new(), r: req(true, 0, "x"), o: None, l: vec![] },
-                Nested {
-                    b: true,
-                    i: 0,
-                    s: "日本語".into(),
-                    r: req(false, 7, "y"),
-                    o: None,
-                    l: vec![req(false, -9, "z")],
-                },
-            ]
-        }
-    };
-}
-
-mod three_level {
-    seed!("three-level");
-}
-mod two_level {
-    seed!("two-level");
-}
-mod repeated {
-    seed!("repeated");
-}
+use test_kit::seed::{repeated, three_level, two_level};
 
 #[test]
 fn seed_three_level() {
@@ -577,8 +499,8 @@ fn with_write_error_names_the_field_and_drops_the_record() {
         let mut writer = MemPageStore::writer(magnolify_parquet::Derived::<Gauge>::new()).expect("writer");
         let err = writer.write(&Gauge { name: "bad".into(), level: 101, source: None }).expect_err("101%");
         let message = err.to_string();
-        assert!(message.contains("field `level`: conversion failed: 101% is more than 100%"), "{message}");
-        assert!(message.contains("column `level`"), "{message}");
+        assert!(message.contains("conversion failed: 101% is more than 100%"), "{message}");
+        assert!(message.contains("column `level`, field `level`, record 0"), "{message}");
         writer.write(&Gauge { name: "good".into(), level: 5, source: None }).expect("next record");
         writer.finish().expect("finish")
     };

@@ -7,13 +7,13 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
+use magnolify_parquet::convert::{ColumnSink, WriteAt};
+use magnolify_parquet::convert::{FileNode, RecordSource, Resolver};
 use magnolify_parquet::parquet::basic::Repetition;
 use magnolify_parquet::parquet::schema::types::Type;
-use magnolify_parquet::read::{FileNode, RecordSource, Resolver};
-use magnolify_parquet::write::{ColumnSink, WriteAt};
 use magnolify_parquet::{
-    schema, DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, ParquetField, ParquetReader, ParquetRecord,
-    ParquetType, ParquetWriter, TimeUnit, DOCS_KEY,
+    schema, Accepts, DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, ParquetRead, ParquetReader, ParquetRecord,
+    ParquetSchema, ParquetType, ParquetWrite, ParquetWriter, TimeUnit, DOCS_KEY,
 };
 
 fn text<T: ParquetRecord>() -> String {
@@ -23,38 +23,7 @@ fn text<T: ParquetRecord>() -> String {
     }
 }
 
-/// The seed record (magnolify's benchmark type) with its lists in `$layout`.
-macro_rules! seed {
-    ($layout:literal) => {
-        #[derive(magnolify_parquet::ParquetType, Debug, Clone, PartialEq)]
-        pub struct Required {
-            pub b: bool,
-            pub i: i32,
-            pub s: String,
-        }
-
-        #[derive(magnolify_parquet::ParquetType, Debug, Clone, PartialEq)]
-        #[parquet(list = $layout)]
-        pub struct Nested {
-            pub b: bool,
-            pub i: i32,
-            pub s: String,
-            pub r: Required,
-            pub o: Option<Required>,
-            pub l: Vec<Required>,
-        }
-    };
-}
-
-mod three_level {
-    seed!("three-level");
-}
-mod two_level {
-    seed!("two-level");
-}
-mod repeated {
-    seed!("repeated");
-}
+use test_kit::seed::{repeated, three_level, two_level};
 
 #[test]
 fn seed_three_level() {
@@ -145,8 +114,8 @@ message Nested {
 
 #[test]
 fn seed_leaf_count() {
-    assert_eq!(<three_level::Nested as ParquetField>::LEAVES, 12);
-    assert_eq!(<two_level::Required as ParquetField>::LEAVES, 3);
+    assert_eq!(<three_level::Nested as ParquetSchema>::LEAVES, 12);
+    assert_eq!(<two_level::Required as ParquetSchema>::LEAVES, 3);
     assert_eq!(three_level::Nested::MESSAGE, "Nested");
 }
 
@@ -228,7 +197,7 @@ struct NotParquet(char);
 #[test]
 fn skipped_fields_are_not_in_the_schema() {
     assert_eq!(text::<Skips>(), "message Skips {\n  REQUIRED INT32 kept (INTEGER(8,false));\n}\n");
-    assert_eq!(<Skips as ParquetField>::LEAVES, 1);
+    assert_eq!(<Skips as ParquetSchema>::LEAVES, 1);
     let _ = Skips::default().cache;
     let _ = Skips::default().scratch;
 }
@@ -306,11 +275,11 @@ message Newtypes {
 }
 ";
     assert_eq!(text::<Newtypes>(), expected);
-    assert_eq!(<UserId as ParquetField>::LEAVES, 1);
-    const { assert!(!<UserId as ParquetField>::NULLABLE) };
-    const { assert!(<Option<UserId> as ParquetField>::NULLABLE) };
-    assert_eq!(<Option<UserId> as ParquetField>::missing(), Some(None));
-    assert_eq!(<Blob as ParquetField>::missing(), None);
+    assert_eq!(<UserId as ParquetSchema>::LEAVES, 1);
+    const { assert!(!<UserId as ParquetSchema>::NULLABLE) };
+    const { assert!(<Option<UserId> as ParquetSchema>::NULLABLE) };
+    assert_eq!(<Option<UserId> as ParquetRead>::missing(), Some(None));
+    assert_eq!(<Blob as ParquetRead>::missing(), None);
 }
 
 #[derive(ParquetType)]
@@ -389,7 +358,7 @@ message Generic {
 }
 ";
     assert_eq!(text::<Generic<i64>>(), expected);
-    assert_eq!(<Generic<i64> as ParquetField>::LEAVES, 7);
+    assert_eq!(<Generic<i64> as ParquetSchema>::LEAVES, 7);
 }
 
 #[derive(ParquetType)]
@@ -529,29 +498,36 @@ thread_local! {
 #[derive(Default)]
 struct Probe(i32);
 
-impl ParquetField for Probe {
+impl ParquetSchema for Probe {
     const LEAVES: usize = 1;
-    type ReadPlan = <i32 as ParquetField>::ReadPlan;
+    // It takes every attribute, to show what each one turns into.
+    const ACCEPTS: Accepts = Accepts { timestamp: true, decimal: true, list: true };
+
+    type ReadPlan = <i32 as ParquetSchema>::ReadPlan;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> magnolify_parquet::Result<Type> {
         SEEN.with(|s| s.borrow_mut().push((name.to_owned(), *opts)));
-        <i32 as ParquetField>::schema(name, repetition, opts)
+        <i32 as ParquetSchema>::schema(name, repetition, opts)
     }
+}
 
+impl ParquetWrite for Probe {
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> magnolify_parquet::Result<()> {
         self.0.write(sink, at, opts)
     }
+}
 
+impl ParquetRead for Probe {
     fn resolve(
         node: &FileNode<'_>,
         opts: &FieldOptions,
         resolver: &mut Resolver<'_>,
     ) -> magnolify_parquet::Result<Self::ReadPlan> {
-        <i32 as ParquetField>::resolve(node, opts, resolver)
+        <i32 as ParquetRead>::resolve(node, opts, resolver)
     }
 
     fn read(plan: &Self::ReadPlan, source: &mut RecordSource) -> magnolify_parquet::Result<Self> {
-        <i32 as ParquetField>::read(plan, source).map(Probe)
+        <i32 as ParquetRead>::read(plan, source).map(Probe)
     }
 }
 
@@ -692,7 +668,7 @@ fn no_docs_no_footer_entries() {
         meta.file_metadata().key_value_metadata().into_iter().flatten().map(|kv| kv.key.as_str()).collect();
     assert!(!keys.iter().any(|k| k.starts_with(DOCS_KEY)), "{keys:?}");
     let mut docs = Vec::new();
-    <NoFieldDocs as ParquetField>::docs("", &mut docs);
+    <NoFieldDocs as ParquetSchema>::docs("", &mut docs);
     assert_eq!(docs, []);
 }
 

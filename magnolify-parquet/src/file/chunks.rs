@@ -1,0 +1,102 @@
+//! The file as a [`ChunkSink`]: each column's pages are serialized (headers
+//! included) into an in-memory chunk while the row group is written, and
+//! the finished row group's chunks are spliced into the file. Memory stays
+//! about one encoded row group, whatever the file's size.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use bytes::Bytes;
+use parquet::column::page::{CompressedPage, PageWriteSpec, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::errors::Result as ParquetResult;
+use parquet::file::metadata::ParquetMetaData;
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
+
+use crate::error::{Error, Location, Result};
+use crate::write::ChunkSink;
+
+type SharedChunk = Arc<Mutex<TrackedWrite<Vec<u8>>>>;
+
+/// Serializes pages (headers included) into a column chunk in memory.
+struct ChunkPageWriter {
+    chunk: SharedChunk,
+}
+
+impl PageWriter for ChunkPageWriter {
+    fn write_page(&mut self, page: CompressedPage) -> ParquetResult<PageWriteSpec> {
+        let mut chunk = self.chunk.lock().unwrap_or_else(PoisonError::into_inner);
+        SerializedPageWriter::new(&mut chunk).write_page(page)
+    }
+
+    fn close(&mut self) -> ParquetResult<()> {
+        Ok(())
+    }
+}
+
+/// A Parquet file being written into `W`, row group by row group.
+pub(crate) struct FileChunks<W: Write + Send> {
+    file: SerializedFileWriter<Sink<W>>,
+    /// The chunks of the row group being written, per leaf column.
+    open: Vec<SharedChunk>,
+}
+
+impl<W: Write + Send> FileChunks<W> {
+    pub(crate) fn new(file: SerializedFileWriter<Sink<W>>) -> Self {
+        FileChunks { file, open: Vec::new() }
+    }
+
+    /// Writes the footer and hands back the sink.
+    pub(crate) fn finish(&mut self) -> Result<(ParquetMetaData, W)> {
+        let meta = self.file.finish().map_err(|e| Error::parquet(Location::footer(), e))?;
+        let sink = self.file.inner_mut().0.take().ok_or(Error::WriterState { source: None })?;
+        Ok((meta, sink))
+    }
+}
+
+impl<W: Write + Send> ChunkSink for FileChunks<W> {
+    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter> {
+        if column == 0 {
+            self.open.clear();
+        }
+        let chunk = Arc::new(Mutex::new(TrackedWrite::new(Vec::new())));
+        self.open.push(chunk.clone());
+        Box::new(ChunkPageWriter { chunk })
+    }
+
+    fn end_row_group(&mut self, _rows: usize, columns: Vec<ColumnCloseResult>) -> Result<()> {
+        let mut row_group = self.file.next_row_group()?;
+        for (chunk, result) in self.open.drain(..).zip(columns) {
+            let bytes = {
+                let mut chunk = chunk.lock().unwrap_or_else(PoisonError::into_inner);
+                chunk.flush()?;
+                Bytes::from(std::mem::take(chunk.inner_mut()))
+            };
+            row_group.append_column(&bytes, result)?;
+        }
+        row_group.close()?;
+        Ok(())
+    }
+}
+
+/// The caller's sink, taken back out of the file writer once the footer is
+/// written (the `parquet` crate only hands it back by writing the footer again).
+pub(crate) struct Sink<W>(pub(crate) Option<W>);
+
+impl<W: Write> Write for Sink<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.0 {
+            Some(w) => w.write(buf),
+            None => Err(io::Error::other("the sink was taken")),
+        }
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.0 {
+            Some(w) => w.write_all(buf),
+            None => Err(io::Error::other("the sink was taken")),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.as_mut().map_or(Ok(()), Write::flush)
+    }
+}

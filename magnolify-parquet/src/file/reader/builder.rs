@@ -1,0 +1,177 @@
+//! The reader builder: the footer is read and checked once, then readers of
+//! any row groups, on any thread, share it and the resolved plan.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use parquet::file::reader::ChunkReader;
+use parquet::schema::types::SchemaDescriptor;
+
+use super::{CheckedMetadata, Limits, ParquetReader};
+use crate::error::Result;
+use crate::read::{Resolved, DEFAULT_BATCH_SIZE};
+use crate::record::{Derived, ParquetRecord, RecordRead};
+use crate::ParquetRead;
+
+/// Settings of the readers of one file, over its checked metadata; made by
+/// [`ParquetReader::builder`]. Cloning it shares the input and the metadata:
+/// readers of the row groups of one file on several threads neither re-read
+/// the footer nor, with [`resolve`](Self::resolve) and
+/// [`build_resolved`](Self::build_resolved), re-resolve the type.
+///
+/// ```
+/// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+///
+/// #[derive(ParquetType, Debug, PartialEq)]
+/// struct Reading { sensor: String, value: f64 }
+///
+/// let mut w = ParquetWriter::<Reading, _>::new(Vec::new())?;
+/// w.write(&Reading { sensor: "a".into(), value: 1.5 })?;
+/// let file = bytes::Bytes::from(w.into_inner()?);
+///
+/// let reader = ParquetReader::builder(file)?
+///     .with_batch_size(256)
+///     .with_max_page_bytes(64 << 20)
+///     .build::<Reading>()?;
+/// assert_eq!(reader.metadata().file_metadata().num_rows(), 1);
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
+pub struct ReaderBuilder<R> {
+    input: Arc<R>,
+    metadata: CheckedMetadata,
+    row_groups: Option<Vec<usize>>,
+    batch_size: usize,
+    limits: Limits,
+    file: Option<Arc<Path>>,
+}
+
+impl<R> Clone for ReaderBuilder<R> {
+    fn clone(&self) -> Self {
+        ReaderBuilder {
+            input: self.input.clone(),
+            metadata: self.metadata.clone(),
+            row_groups: self.row_groups.clone(),
+            batch_size: self.batch_size,
+            limits: self.limits,
+            file: self.file.clone(),
+        }
+    }
+}
+
+impl ReaderBuilder<File> {
+    /// Opens the file at `path`; errors name it.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        let path: Arc<Path> = Arc::from(path.as_ref());
+        let located = |e: crate::Error| e.in_file(&Some(path.clone()));
+        let file = File::open(&path).map_err(|e| located(e.into()))?;
+        let mut builder = ReaderBuilder::new(file).map_err(located)?;
+        builder.file = Some(path);
+        Ok(builder)
+    }
+}
+
+impl<R: ChunkReader + 'static> ReaderBuilder<R> {
+    /// Reads and checks the footer of `input`.
+    pub fn new(input: R) -> Result<Self> {
+        let metadata = CheckedMetadata::read(&input)?;
+        Ok(ReaderBuilder {
+            input: Arc::new(input),
+            metadata,
+            row_groups: None,
+            batch_size: DEFAULT_BATCH_SIZE,
+            limits: Limits::DEFAULT,
+            file: None,
+        })
+    }
+
+    /// The file's metadata, checked.
+    pub fn metadata(&self) -> &CheckedMetadata {
+        &self.metadata
+    }
+
+    /// The file's schema.
+    pub fn schema(&self) -> &Arc<SchemaDescriptor> {
+        self.metadata.schema()
+    }
+
+    /// Reads only these row groups, in this order (checked when building).
+    pub fn with_row_groups(mut self, row_groups: Vec<usize>) -> Self {
+        self.row_groups = Some(row_groups);
+        self
+    }
+
+    /// Records decoded at once (default 1024; at least 1, checked when building).
+    pub fn with_batch_size(mut self, records: usize) -> Self {
+        self.batch_size = records;
+        self
+    }
+
+    /// Largest page accepted, in uncompressed bytes (default 256 MiB). The
+    /// `parquet` crate reserves a page's claimed size before decompressing
+    /// it; a page header claiming more than this is refused as damaged.
+    /// Raise it only for files with single values near that size; lower it
+    /// to bound memory on untrusted input.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType, Debug, PartialEq)]
+    /// struct Blob { data: Vec<u8> }
+    ///
+    /// let mut w = ParquetWriter::<Blob, _>::builder().dictionary(false).build(Vec::new())?;
+    /// w.write(&Blob { data: vec![7; 4096] })?;
+    /// let file = bytes::Bytes::from(w.into_inner()?);
+    ///
+    /// let mut strict = ParquetReader::builder(file.clone())?.with_max_page_bytes(1024).build::<Blob>()?;
+    /// assert!(strict.next().unwrap().unwrap_err().to_string().contains("with_max_page_bytes"));
+    /// let mut default = ParquetReader::<Blob, _>::new(file)?;
+    /// assert_eq!(default.next().unwrap()?.data.len(), 4096);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn with_max_page_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_page_bytes = bytes as u64;
+        self
+    }
+
+    /// Most levels (values, nulls and empty lists) one column may hold in a
+    /// page, or hand to one batch of records (default 2^27). Run-length
+    /// encoding lets a few bytes of a damaged page stand for billions of
+    /// levels, which a reader must materialise to find where a record ends;
+    /// this caps them. Raise it for records holding more values than this in
+    /// one column; lower it (with [`with_batch_size`](Self::with_batch_size))
+    /// to bound memory on untrusted input.
+    pub fn with_max_levels(mut self, levels: usize) -> Self {
+        self.limits.max_levels = levels as u64;
+        self
+    }
+
+    /// Resolves `T` against the file's schema, for readers made with
+    /// [`build_resolved`](Self::build_resolved) (wrap it in an `Arc` to share it).
+    pub fn resolve<T: ParquetRecord + ParquetRead>(&self) -> Result<Resolved<Derived<T>>> {
+        self.resolve_with(Derived::new())
+    }
+
+    /// Resolves any converter against the file's schema.
+    pub fn resolve_with<C: RecordRead>(&self, converter: C) -> Result<Resolved<C>> {
+        Resolved::new(converter, self.schema()).map_err(|e| e.in_file(&self.file))
+    }
+
+    /// A reader of `T`.
+    pub fn build<T: ParquetRecord + ParquetRead>(self) -> Result<ParquetReader<T, R>> {
+        self.build_with(Derived::new())
+    }
+
+    /// A reader through any converter (the Avro baseline's, for example).
+    pub fn build_with<C: RecordRead>(self, converter: C) -> Result<ParquetReader<C::Record, R, C>> {
+        let resolved = Arc::new(self.resolve_with(converter)?);
+        self.build_resolved(resolved)
+    }
+
+    /// A reader with a plan resolved before (by this builder or a clone of
+    /// it, or for a file of the same schema).
+    pub fn build_resolved<C: RecordRead>(self, resolved: Arc<Resolved<C>>) -> Result<ParquetReader<C::Record, R, C>> {
+        let ReaderBuilder { input, metadata, row_groups, batch_size, limits, file } = self;
+        ParquetReader::from_parts(input, metadata, limits, resolved, row_groups, batch_size, file)
+    }
+}

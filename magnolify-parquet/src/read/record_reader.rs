@@ -1,0 +1,254 @@
+//! The one record reader: row groups from any [`RowGroupSource`], decoded
+//! in batches of whole records into cursors, assembled by a converter.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use parquet::schema::types::SchemaDescriptor;
+
+use super::batch::Batch;
+use super::{RecordSource, RowGroupSource};
+use crate::error::{Error, Location, Result};
+use crate::record::RecordRead;
+
+/// Records decoded at once, unless the reader is told otherwise.
+pub const DEFAULT_BATCH_SIZE: usize = 1024;
+
+/// A converter resolved against one schema: its read plan and the file
+/// columns it reads, made once and shared (`Arc`) by every reader of files
+/// with that schema, on any thread.
+///
+/// ```
+/// use std::sync::Arc;
+/// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+///
+/// #[derive(ParquetType, Debug, PartialEq)]
+/// struct Point { x: i32, y: i32 }
+///
+/// let mut w = ParquetWriter::<Point, _>::builder().max_row_group_rows(1).build(Vec::new())?;
+/// w.write_all(&[Point { x: 1, y: 2 }, Point { x: 3, y: 4 }])?;
+/// let file = bytes::Bytes::from(w.into_inner()?);
+///
+/// let builder = ParquetReader::builder(file)?;
+/// let plan = Arc::new(builder.resolve::<Point>()?);
+/// let points: Vec<Point> = std::thread::scope(|s| {
+///     let readers: Vec<_> = (0..2)
+///         .map(|g| {
+///             let reader = builder.clone().with_row_groups(vec![g]).build_resolved(plan.clone());
+///             s.spawn(move || reader?.collect::<Result<Vec<_>, _>>())
+///         })
+///         .collect();
+///     readers.into_iter().flat_map(|r| r.join().unwrap().unwrap()).collect()
+/// });
+/// assert_eq!(points, [Point { x: 1, y: 2 }, Point { x: 3, y: 4 }]);
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
+pub struct Resolved<C: RecordRead> {
+    converter: C,
+    plan: C::ReadPlan,
+    columns: Vec<usize>,
+    schema: Arc<SchemaDescriptor>,
+}
+
+impl<C: RecordRead> Resolved<C> {
+    /// Resolves `converter` against `schema`.
+    pub fn new(converter: C, schema: &Arc<SchemaDescriptor>) -> Result<Self> {
+        let (plan, columns) = converter.resolve(schema)?;
+        Ok(Resolved { converter, plan, columns, schema: schema.clone() })
+    }
+
+    /// The converter.
+    pub fn converter(&self) -> &C {
+        &self.converter
+    }
+
+    /// The file columns read, in cursor order (indices among the file's leaves).
+    pub fn columns(&self) -> &[usize] {
+        &self.columns
+    }
+
+    /// Whether this plan was made for `schema` (the same descriptor, or an equal one).
+    pub fn fits(&self, schema: &Arc<SchemaDescriptor>) -> bool {
+        Arc::ptr_eq(&self.schema, schema) || self.schema.root_schema() == schema.root_schema()
+    }
+}
+
+/// The row group being read.
+struct Open {
+    index: usize,
+    /// Rows its metadata claims.
+    rows: u64,
+    /// Records decoded so far.
+    decoded: u64,
+}
+
+/// Reads records through converter `C` from the row groups of `S`: an
+/// iterator of `Result<C::Record>`. After an error it ends; a value that
+/// does not fit its field (a null, a value out of range) is an error at
+/// its own record, after the records before it.
+pub struct RecordReader<C: RecordRead, S> {
+    resolved: Arc<Resolved<C>>,
+    source: S,
+    cursors: RecordSource,
+    /// Row groups still to read, in order.
+    groups: VecDeque<usize>,
+    open: Option<Open>,
+    batch: Batch<C::Record>,
+    batch_size: usize,
+    /// Levels each cursor's pages handed on during the current batch.
+    levels: Vec<Arc<AtomicU64>>,
+}
+
+impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
+    /// A reader of row groups `groups` (all when `None`) of `source`, with
+    /// a plan resolved for its schema.
+    pub fn new(source: S, resolved: Arc<Resolved<C>>, groups: Option<Vec<usize>>, batch_size: usize) -> Result<Self> {
+        if !resolved.fits(source.schema()) {
+            return Err(Error::argument("the resolved plan was made for another schema than this file's"));
+        }
+        if batch_size == 0 {
+            return Err(Error::argument("the batch size must be at least 1 record"));
+        }
+        let count = source.num_row_groups();
+        let groups = match groups {
+            Some(groups) => {
+                if let Some(g) = groups.iter().find(|g| **g >= count) {
+                    return Err(Error::argument(format!("row group {g} requested, the file has {count}")));
+                }
+                groups.into()
+            }
+            None => (0..count).collect(),
+        };
+        let cursors = RecordSource::new(source.schema().clone(), &resolved.columns)?;
+        let levels = resolved.columns.iter().map(|_| Arc::new(AtomicU64::new(0))).collect();
+        Ok(RecordReader { resolved, source, cursors, groups, open: None, batch: Batch::new(), batch_size, levels })
+    }
+
+    /// The source.
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// The resolved plan.
+    pub fn resolved(&self) -> &Arc<Resolved<C>> {
+        &self.resolved
+    }
+
+    fn open_group(&mut self, index: usize) -> Result<()> {
+        let rows = self.source.num_rows(index)?;
+        // Records are numbered from the start of the file. Saturating: the
+        // counts of a damaged footer may add up past u64.
+        let mut first = 0u64;
+        for g in 0..index {
+            first = first.saturating_add(self.source.num_rows(g)?);
+        }
+        self.cursors.record = first;
+        let (source, levels) = (&self.source, &self.levels);
+        self.cursors.set_pages(|i, column| source.pages(index, column, levels[i].clone()))?;
+        self.open = Some(Open { index, rows, decoded: 0 });
+        Ok(())
+    }
+
+    /// Decodes and assembles the next batch.
+    fn load(&mut self) -> Result<()> {
+        loop {
+            if let Some(open) = &mut self.open {
+                let n = next_batch(open, &mut self.cursors, &self.levels, self.batch_size)
+                    .map_err(|e| e.in_row_group(open.index))?;
+                if n > 0 {
+                    let Resolved { converter, plan, .. } = &*self.resolved;
+                    self.batch.pending =
+                        assemble_until_error(converter, plan, &mut self.cursors, n, &mut self.batch.records)
+                            .map(|e| e.in_row_group(open.index));
+                    return Ok(());
+                }
+                self.open = None;
+            }
+            match self.groups.pop_front() {
+                Some(index) => self.open_group(index).map_err(|e| e.in_row_group(index))?,
+                None => {
+                    self.batch.done = true;
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// Decodes the next batch of the open row group; returns how many records
+/// it holds (0 at the group's end), checked against the rows it claims.
+fn next_batch(open: &mut Open, cursors: &mut RecordSource, levels: &[Arc<AtomicU64>], size: usize) -> Result<usize> {
+    for counter in levels {
+        counter.store(0, Ordering::Relaxed);
+    }
+    let n = if cursors.cursors.is_empty() {
+        // A type none of whose fields is in the file reads no column: it
+        // still has one record per row, each made of missing values, counted
+        // from the row group's metadata.
+        (open.rows - open.decoded).min(size as u64)
+    } else {
+        cursors.fill(size)? as u64
+    };
+    let decoded = open.decoded + n;
+    // With no column read there is nothing to count records by.
+    if !cursors.cursors.is_empty() && (decoded > open.rows || (n == 0 && decoded != open.rows)) {
+        return Err(Error::damaged(
+            Location::row_group(open.index),
+            format!(
+                "the row group claims {} rows, its columns hold {}{decoded}",
+                open.rows,
+                if n == 0 { "" } else { "at least " }
+            ),
+        ));
+    }
+    open.decoded = decoded;
+    Ok(n as usize)
+}
+
+/// Assembles `n` records from a freshly decoded batch and checks that they
+/// used every triplet, returning the error that stopped it.
+///
+/// A value that does not fit its field (a null in a required field, a value
+/// out of range) concerns one record: the records assembled before it are
+/// kept, so that nothing sound is lost. Any other error means the columns
+/// may have fallen out of step, and none of the batch's records is kept:
+/// never silently shifted records.
+fn assemble_until_error<C: RecordRead>(
+    converter: &C,
+    plan: &C::ReadPlan,
+    source: &mut RecordSource,
+    n: usize,
+    out: &mut VecDeque<C::Record>,
+) -> Option<Error> {
+    let start = out.len();
+    for _ in 0..n {
+        match converter.read(plan, source) {
+            Ok(r) => out.push_back(r),
+            Err(e) => {
+                if !e.is_record_error() {
+                    out.truncate(start);
+                }
+                return Some(e.at_record(source.record));
+            }
+        }
+        source.record += 1;
+    }
+    if let Err(e) = source.check_exhausted() {
+        out.truncate(start);
+        return Some(e);
+    }
+    None
+}
+
+impl<C: RecordRead, S: RowGroupSource> Iterator for RecordReader<C, S> {
+    type Item = Result<C::Record>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(answer) = self.batch.ready() {
+            return answer;
+        }
+        let loaded = self.load();
+        self.batch.after_load(loaded)
+    }
+}

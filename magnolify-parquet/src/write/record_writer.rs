@@ -1,0 +1,193 @@
+//! The one record writer: records shredded into a [`ColumnSink`], handed in
+//! batches of whole records to one column writer per leaf, whose chunks go
+//! to any [`ChunkSink`] row group by row group.
+
+use std::sync::Arc;
+
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::SchemaDescriptor;
+
+use super::{ChunkSink, ColumnSink, ColumnWriters};
+use crate::error::{Error, Result};
+use crate::record::RecordWrite;
+
+/// Records shredded before they go to the column writers, unless the
+/// writer is told otherwise.
+pub const DEFAULT_WRITE_BATCH: usize = 1024;
+
+/// The row group being written.
+struct OpenGroup {
+    writers: ColumnWriters,
+    rows: usize,
+    raw_bytes: usize,
+}
+
+/// Whether the writer can go on.
+enum State {
+    Open,
+    /// An I/O or encoding error left the output in an unknown state.
+    Broken(Error),
+    Finished,
+}
+
+/// Writes records through converter `C` into the column chunks of `K`.
+///
+/// A record that cannot be converted (a value its column cannot hold) is
+/// left out entirely and its error returned; the writer goes on. An error
+/// while encoding or writing chunks makes the writer unusable: that call
+/// returns the error, every later call [`Error::WriterState`] with the error
+/// as its source.
+pub struct RecordWriter<C: RecordWrite, K: ChunkSink> {
+    converter: C,
+    schema: Arc<SchemaDescriptor>,
+    props: Arc<WriterProperties>,
+    shredded: ColumnSink,
+    group: Option<OpenGroup>,
+    batch: usize,
+    max_rows: usize,
+    max_bytes: usize,
+    rows: u64,
+    state: State,
+    sink: K,
+}
+
+impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
+    /// A writer of `converter`'s records into `sink`, with `props` (its
+    /// row-group limits included: `max_row_group_row_count` in records,
+    /// `max_row_group_bytes` in raw bytes of the values and levels
+    /// shredded), handing `batch` records at a time to the column writers.
+    pub fn new(converter: C, props: Arc<WriterProperties>, batch: usize, sink: K) -> Result<Self> {
+        if batch == 0 {
+            return Err(Error::argument("the write batch must hold at least 1 record"));
+        }
+        let schema = Arc::new(SchemaDescriptor::new(converter.schema()?));
+        Ok(RecordWriter {
+            shredded: ColumnSink::new(&schema),
+            max_rows: props.max_row_group_row_count().unwrap_or(usize::MAX),
+            max_bytes: props.max_row_group_bytes().unwrap_or(usize::MAX),
+            converter,
+            schema,
+            props,
+            group: None,
+            batch,
+            rows: 0,
+            state: State::Open,
+            sink,
+        })
+    }
+
+    fn usable(&self) -> Result<()> {
+        match &self.state {
+            State::Open => Ok(()),
+            State::Broken(cause) => Err(Error::WriterState { source: Some(Box::new(cause.clone())) }),
+            State::Finished => Err(Error::WriterState { source: None }),
+        }
+    }
+
+    /// Writes one record. A record that cannot be converted returns its
+    /// error (with its record number) and is left out entirely.
+    pub fn write(&mut self, record: &C::Record<'_>) -> Result<()> {
+        self.usable()?;
+        let converter = &self.converter;
+        self.shredded.record(|sink| converter.write(record, sink)).map_err(|e| e.at_record(self.rows))?;
+        self.rows += 1;
+        let in_group = self.group.as_ref().map_or(0, |g| g.rows) + self.shredded.records();
+        if self.shredded.records() >= self.batch || in_group >= self.max_rows {
+            self.guard(Self::flush_batch)?;
+        }
+        Ok(())
+    }
+
+    /// Ends the current row group: what is buffered is encoded and handed
+    /// to the sink. The next record starts a new row group.
+    pub fn flush(&mut self) -> Result<()> {
+        self.usable()?;
+        self.guard(|w| {
+            w.flush_batch()?;
+            w.close_group()
+        })
+    }
+
+    /// Writes what is buffered; the writer is finished and its sink holds
+    /// every row group. Later calls return [`Error::WriterState`].
+    pub fn finish(&mut self) -> Result<()> {
+        self.flush()?;
+        self.state = State::Finished;
+        Ok(())
+    }
+
+    /// Records written so far.
+    pub fn rows_written(&self) -> u64 {
+        self.rows
+    }
+
+    /// The converter.
+    pub fn converter(&self) -> &C {
+        &self.converter
+    }
+
+    /// The schema written.
+    pub fn schema(&self) -> &Arc<SchemaDescriptor> {
+        &self.schema
+    }
+
+    /// The sink.
+    pub fn sink(&self) -> &K {
+        &self.sink
+    }
+
+    /// The sink, to finish what it writes (a file's footer).
+    pub fn sink_mut(&mut self) -> &mut K {
+        &mut self.sink
+    }
+
+    /// The sink, given back.
+    pub fn into_sink(self) -> K {
+        self.sink
+    }
+
+    /// Marks the writer broken by `error` (a step of its owner that failed
+    /// after the writer's own, such as writing a file's footer).
+    pub fn break_with(&mut self, error: &Error) {
+        self.state = State::Broken(error.clone());
+    }
+
+    /// Runs a step that touches the encoders or the sink; a failure there
+    /// leaves the output in an unknown state, so the writer is marked broken.
+    fn guard(&mut self, step: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
+        let result = step(self);
+        if let Err(e) = &result {
+            self.state = State::Broken(e.clone());
+        }
+        result
+    }
+
+    /// Hands the buffered records to the column writers, closing the row
+    /// group when it is full.
+    fn flush_batch(&mut self) -> Result<()> {
+        if self.shredded.records() == 0 {
+            return Ok(());
+        }
+        let (schema, props, sink) = (&self.schema, &self.props, &mut self.sink);
+        let group = self.group.get_or_insert_with(|| OpenGroup {
+            writers: ColumnWriters::new(schema, props, |i| sink.page_writer(i)),
+            rows: 0,
+            raw_bytes: 0,
+        });
+        group.rows += self.shredded.records();
+        group.raw_bytes += self.shredded.raw_bytes();
+        group.writers.write(&mut self.shredded)?;
+        if group.rows >= self.max_rows || group.raw_bytes >= self.max_bytes {
+            self.close_group()?;
+        }
+        Ok(())
+    }
+
+    /// Closes the column writers of the current row group and hands its
+    /// chunks to the sink.
+    fn close_group(&mut self) -> Result<()> {
+        let Some(group) = self.group.take() else { return Ok(()) };
+        let columns = group.writers.close()?;
+        self.sink.end_row_group(group.rows, columns)
+    }
+}

@@ -1,0 +1,20 @@
+#![forbid(unsafe_code)]
+//! The integration tests, one binary of modules (one link, not fifteen):
+//! round trips, peers' files, damaged input, compile-fail cases, threads.
+//! What the modules share lives in the `test-kit` crate.
+
+mod avro_cross;
+mod avro_peer;
+mod avro_roundtrip;
+mod compile_fail;
+mod damaged_files;
+mod derive_hygiene;
+mod derive_roundtrip;
+mod derive_schema;
+mod dremel;
+mod fixtures_read;
+mod logical_types;
+mod proptest_layouts;
+mod schema_evolution;
+mod threads;
+mod writer_integrity;

@@ -1,9 +1,0 @@
-use magnolify_parquet::ParquetType;
-
-#[derive(ParquetType)]
-struct Borrowed<'a, T> {
-    name: &'a str,
-    value: T,
-}
-
-fn main() {}
