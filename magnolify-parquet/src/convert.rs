@@ -70,14 +70,16 @@
 //! # Ok::<(), magnolify_parquet::Error>(())
 //! ```
 
+pub use crate::assemble::{
+    list_shape, map_shape, FileNode, GroupStart, ListLevels, ListShape, MapShape, NullCheck, Presence, RecordSource,
+    Resolver,
+};
 pub use crate::logical::Annotation;
 pub use crate::one_field::OneField;
-pub use crate::read::{
-    list_shape, map_shape, FileNode, GroupStart, ListLevels, ListShape, MapShape, NullCheck, Presence, RecordReader,
-    RecordSource, Resolver, RowGroupSource,
-};
+pub use crate::read::{RecordReader, RowGroupSource};
 pub use crate::record::{RecordRead, RecordSchema, RecordWrite};
-pub use crate::write::{ChunkSink, ColumnSink, LeafValues, RecordWriter, WriteAt};
+pub use crate::shred::{ColumnSink, LeafValues, WriteAt};
+pub use crate::write::{ChunkSink, RecordWriter};
 
 /// The byte form of decimals: big-endian two's complement, minimal or
 /// sign-extended to a fixed length.

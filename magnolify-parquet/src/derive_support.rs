@@ -7,13 +7,13 @@ use std::marker::PhantomData;
 use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
+use crate::assemble::{FileNode, GroupStart, NullCheck, RecordSource, Resolver};
 use crate::error::{Error, Location, Result};
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, GroupStart, NullCheck, RecordSource, Resolver};
 use crate::schema;
+use crate::shred::{ColumnSink, WriteAt};
 use crate::types::{LeafPlan, Slot};
-use crate::write::{ColumnSink, WriteAt};
 
 /// Checks that `node` can hold a struct and starts resolving it; the
 /// returned [`GroupStart`] gives the struct's null check once its fields are

@@ -7,10 +7,10 @@
 use parquet::basic::Repetition;
 use parquet::schema::types::Type;
 
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// A Rust type with a Parquet form: its schema node.
 ///

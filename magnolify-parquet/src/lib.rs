@@ -50,6 +50,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod assemble;
 pub mod convert;
 mod decimal_bytes;
 mod derive_support;
@@ -64,6 +65,7 @@ mod options;
 mod read;
 mod record;
 pub mod schema;
+mod shred;
 mod types;
 mod write;
 
@@ -85,16 +87,16 @@ pub use magnolify_parquet_derive::ParquetType;
 /// What generated code names; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::assemble::{FileNode, RecordSource, Resolver};
     pub use crate::derive_support::*;
     pub use crate::error::{Error, Result};
     pub use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
     pub use crate::options::{DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
-    pub use crate::read::{FileNode, RecordSource, Resolver};
     pub use crate::record::ParquetRecord;
     pub use crate::schema::{group, message_from, with_id};
+    pub use crate::shred::{ColumnSink, WriteAt};
     pub use crate::types::LeafPlan;
     pub use crate::types::{ListElement, Slot, StructPlan};
-    pub use crate::write::{ColumnSink, WriteAt};
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{Err, Ok};
     pub use parquet::basic::Repetition;

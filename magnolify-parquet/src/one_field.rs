@@ -6,13 +6,13 @@ use std::marker::PhantomData;
 use parquet::basic::Repetition;
 use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
 use crate::record::{RecordRead, RecordSchema, RecordWrite};
 use crate::schema;
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// Records of one field `name` of type `T`, with options given at run time:
 /// a column of values without a struct around them, or a unit or decimal

@@ -7,11 +7,11 @@ use std::marker::PhantomData;
 use parquet::file::metadata::KeyValue;
 use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// What a writer of records needs to know before the first one: the
 /// Parquet message and the footer's key/value pairs.

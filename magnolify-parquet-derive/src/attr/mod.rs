@@ -97,9 +97,9 @@ impl ListLayout {
     /// The runtime value, by absolute path.
     pub fn tokens(self) -> TokenStream {
         match self {
-            ListLayout::ThreeLevel => quote!(::magnolify_parquet::__private::ListLayout::ThreeLevel),
-            ListLayout::TwoLevel => quote!(::magnolify_parquet::__private::ListLayout::TwoLevel),
-            ListLayout::Repeated => quote!(::magnolify_parquet::__private::ListLayout::Repeated),
+            ListLayout::ThreeLevel => quote!(__mp::ListLayout::ThreeLevel),
+            ListLayout::TwoLevel => quote!(__mp::ListLayout::TwoLevel),
+            ListLayout::Repeated => quote!(__mp::ListLayout::Repeated),
         }
     }
 }
@@ -118,9 +118,9 @@ impl TimeUnit {
 
     pub fn tokens(self) -> TokenStream {
         match self {
-            TimeUnit::Millis => quote!(::magnolify_parquet::__private::TimeUnit::Millis),
-            TimeUnit::Micros => quote!(::magnolify_parquet::__private::TimeUnit::Micros),
-            TimeUnit::Nanos => quote!(::magnolify_parquet::__private::TimeUnit::Nanos),
+            TimeUnit::Millis => quote!(__mp::TimeUnit::Millis),
+            TimeUnit::Micros => quote!(__mp::TimeUnit::Micros),
+            TimeUnit::Nanos => quote!(__mp::TimeUnit::Nanos),
         }
     }
 }
@@ -145,10 +145,10 @@ impl DecimalPhysical {
 
     pub fn tokens(self) -> TokenStream {
         match self {
-            DecimalPhysical::Int32 => quote!(::magnolify_parquet::__private::DecimalPhysical::Int32),
-            DecimalPhysical::Int64 => quote!(::magnolify_parquet::__private::DecimalPhysical::Int64),
-            DecimalPhysical::Fixed => quote!(::magnolify_parquet::__private::DecimalPhysical::Fixed),
-            DecimalPhysical::Binary => quote!(::magnolify_parquet::__private::DecimalPhysical::Binary),
+            DecimalPhysical::Int32 => quote!(__mp::DecimalPhysical::Int32),
+            DecimalPhysical::Int64 => quote!(__mp::DecimalPhysical::Int64),
+            DecimalPhysical::Fixed => quote!(__mp::DecimalPhysical::Fixed),
+            DecimalPhysical::Binary => quote!(__mp::DecimalPhysical::Binary),
         }
     }
 

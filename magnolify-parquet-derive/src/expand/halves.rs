@@ -58,7 +58,7 @@ impl Halves {
             }
             // Spanned at the field's type: a type with no Parquet form is
             // reported there, once, as the schema half reports it.
-            let at = quote_spanned!(span=> ::magnolify_parquet::__private);
+            let at = quote_spanned!(span=> __mp);
             let write_field = quote_spanned!(span=> #at::Via<'__m>: #at::WriteField<#repr>);
             let read_field =
                 quote_spanned!(span=> #at::Via<'__m>: #at::ReadField<#repr, <#repr as #at::ParquetSchema>::ReadPlan>);

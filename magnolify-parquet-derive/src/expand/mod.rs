@@ -1,7 +1,8 @@
-//! Code generation. Everything generated names the runtime by absolute path
-//! (`::magnolify_parquet::__private::…`), binds only `__`-prefixed locals,
-//! and sits in an anonymous `const _` block, so the caller's imports, type
-//! names and constants can neither break nor be touched by it.
+//! Code generation. Everything generated sits in an anonymous `const _`
+//! block that imports the runtime by absolute path
+//! (`use ::magnolify_parquet::__private as __mp;`), names it only through
+//! that alias, and binds only `__`-prefixed locals, so the caller's imports,
+//! type names and constants can neither break nor be touched by it.
 
 mod attr_checks;
 mod halves;
@@ -15,9 +16,11 @@ use quote::quote;
 
 use crate::model::{Body, Container};
 
-/// The path generated code reaches the runtime through.
+/// The path generated code reaches the runtime through: an alias that the
+/// `const _` block around every expansion imports from
+/// `::magnolify_parquet::__private` (short, so the expansion stays small).
 fn private() -> TokenStream {
-    quote!(::magnolify_parquet::__private)
+    quote!(__mp)
 }
 
 /// The impls for `c`.
@@ -31,6 +34,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
         const _: () = {
+            use ::magnolify_parquet::__private as __mp;
             #impls
         };
     }

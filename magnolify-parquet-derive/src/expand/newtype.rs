@@ -20,9 +20,9 @@ pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {
     let (read_impl, read_where) = halves.read();
     let via = halves.via();
     // Spanned at the inner type, so that a type without a Parquet form is reported there.
-    let schema = quote_spanned!(inner.span()=> <#inner as ::magnolify_parquet::__private::ParquetSchema>);
-    let write = quote_spanned!(inner.span()=> <#via as ::magnolify_parquet::__private::WriteField<#inner>>);
-    let read = quote_spanned!(inner.span()=> <#via as ::magnolify_parquet::__private::ReadField<#inner, _>>);
+    let schema = quote_spanned!(inner.span()=> <#inner as __mp::ParquetSchema>);
+    let write = quote_spanned!(inner.span()=> <#via as __mp::WriteField<#inner>>);
+    let read = quote_spanned!(inner.span()=> <#via as __mp::ReadField<#inner, _>>);
     quote! {
         #[automatically_derived]
         impl #schema_impl #p::ParquetSchema for #ident #ty_generics #schema_where {

@@ -61,7 +61,7 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     });
     let plans = stored.iter().map(|s| {
         let schema = &s.schema;
-        quote_spanned!(s.span=> ::magnolify_parquet::__private::Slot<#schema::ReadPlan>)
+        quote_spanned!(s.span=> __mp::Slot<#schema::ReadPlan>)
     });
     let slots: Vec<&Ident> = stored.iter().map(|s| &s.slot).collect();
 
@@ -177,7 +177,7 @@ fn stored_fields<'a>(fields: &'a [Field<'a>]) -> Vec<Stored<'a>> {
                     (quote!(#ty), ty.span())
                 }
             };
-            let schema = quote_spanned!(span=> <#repr as ::magnolify_parquet::__private::ParquetSchema>);
+            let schema = quote_spanned!(span=> <#repr as __mp::ParquetSchema>);
             Stored {
                 field,
                 repr,
@@ -224,7 +224,7 @@ fn write_fields(stored: &[Stored<'_>], via: &TokenStream) -> TokenStream {
         });
         let (repr, opts, name) = (&s.repr, &s.opts, &s.field.name);
         let member = s.field.ident;
-        let write = quote_spanned!(s.span=> <#via as ::magnolify_parquet::__private::WriteField<#repr>>::write);
+        let write = quote_spanned!(s.span=> <#via as __mp::WriteField<#repr>>::write);
         out.extend(match &s.field.attrs.with {
             None => quote! {
                 #write(&self.#member, __sink, #at, &#opts)?;
@@ -251,8 +251,8 @@ fn resolve_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
     let p = private();
     let (repr, opts, name, slot) = (&s.repr, &s.opts, &s.field.name, &s.slot);
     let has_default = s.field.attrs.default.is_some();
-    let read = quote_spanned!(s.span=> <#via as ::magnolify_parquet::__private::ReadField<#repr, _>>);
-    let missing_field = quote_spanned!(s.span=> ::magnolify_parquet::__private::missing_field::<#repr>);
+    let read = quote_spanned!(s.span=> <#via as __mp::ReadField<#repr, _>>);
+    let missing_field = quote_spanned!(s.span=> __mp::missing_field::<#repr>);
     quote! {
         let #slot = match __node.child(#name) {
             #p::Some(__child) => #p::Slot::Read(#read::resolve(&__child, &#opts, __resolver)?),
@@ -265,7 +265,7 @@ fn read_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
     let p = private();
     let (repr, name, slot, value) = (&s.repr, &s.field.name, &s.slot, &s.value);
     let ty = s.field.ty;
-    let read = quote_spanned!(s.span=> <#via as ::magnolify_parquet::__private::ReadField<#repr, _>>);
+    let read = quote_spanned!(s.span=> <#via as __mp::ReadField<#repr, _>>);
     // What a field absent from the file reads: its default, else the missing
     // value of its form (`None`, empty), checked possible when resolving.
     let missing_value = quote!(#p::missing_value(#read::missing(), #name)?);

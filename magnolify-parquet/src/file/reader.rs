@@ -211,7 +211,7 @@ impl RecordRead for NoRecords {
     fn resolve(&self, _: &SchemaDescriptor) -> Result<((), Vec<usize>)> {
         match *self {}
     }
-    fn read(&self, _: &(), _: &mut crate::read::RecordSource) -> Result<()> {
+    fn read(&self, _: &(), _: &mut crate::assemble::RecordSource) -> Result<()> {
         match *self {}
     }
 }

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use parquet::schema::types::SchemaDescriptor;
 
 use super::batch::Batch;
-use super::{RecordSource, RowGroupSource};
+use super::RowGroupSource;
+use crate::assemble::RecordSource;
 use crate::error::{Error, Location, Result};
 use crate::record::RecordRead;
 

@@ -8,11 +8,11 @@ use parquet::schema::types::Type;
 
 use super::decimal_column as column;
 use super::{LeafPlan, ListElement};
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 use column::{DecimalConv, DecimalSource, Limits, Storage, MAX_FIXED_LEN};
 
 const LIMITS: Limits = Limits { name: "bigdecimal::BigDecimal", max_precision: 76, wider: "" };

@@ -8,11 +8,11 @@ use std::borrow::Cow;
 use parquet::basic::Repetition;
 use parquet::schema::types::Type;
 
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 impl<T: ParquetSchema + ?Sized> ParquetSchema for &T {
     const LEAVES: usize = T::LEAVES;

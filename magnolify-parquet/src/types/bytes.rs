@@ -8,12 +8,12 @@ use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalTyp
 use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan};
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// Checks that a column holds text: BYTE_ARRAY, unannotated or annotated as
 /// STRING, ENUM or JSON. Unannotated bytes are validated as UTF-8 per value.

@@ -31,12 +31,12 @@ use parquet::data_type::Int96;
 use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan, ListElement};
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::{FieldOptions, TimeUnit};
-use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 const NANOS_PER_SECOND: i64 = 1_000_000_000;
 const SECONDS_PER_DAY: i64 = 86_400;

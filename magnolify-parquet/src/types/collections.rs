@@ -8,12 +8,12 @@ use parquet::basic::Repetition;
 use parquet::schema::types::Type;
 
 use super::Slot;
+use crate::assemble::{list_shape, map_shape, FileNode, ListLevels, Presence, RecordSource, Resolver};
 use crate::error::{Error, Location, Result};
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{list_shape, map_shape, FileNode, ListLevels, Presence, RecordSource, Resolver};
 use crate::schema;
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// The plan of an `Option<T>`: where its presence is read, and the inner
 /// type's plan (`None` for a column annotated UNKNOWN, Arrow's Null type:

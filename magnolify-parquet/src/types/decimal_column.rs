@@ -5,9 +5,9 @@
 use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
+use crate::assemble::{FileNode, Resolver};
 use crate::error::{Error, Result};
 use crate::options::{DecimalPhysical, DecimalSpec, FieldOptions};
-use crate::read::{FileNode, Resolver};
 use crate::schema;
 use crate::types::{not_repeated, LeafPlan};
 

@@ -6,12 +6,12 @@ use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan, ListElement};
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// Written as `FIXED_LEN_BYTE_ARRAY(2) (FLOAT16)`; the bits travel unchanged,
 /// so NaN payloads and the sign of zero survive a round trip. Reads only

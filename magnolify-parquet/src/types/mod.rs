@@ -21,8 +21,8 @@ mod uuid;
 
 pub use collections::ListElement;
 
+use crate::assemble::{FileNode, NullCheck, RecordSource};
 use crate::error::Result;
-use crate::read::{FileNode, NullCheck, RecordSource};
 
 /// The plan of a leaf: which cursor it reads and how values convert.
 #[derive(Clone, Copy, Debug)]

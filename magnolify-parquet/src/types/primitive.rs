@@ -4,12 +4,12 @@ use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalTyp
 use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan};
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// How integers are stored in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

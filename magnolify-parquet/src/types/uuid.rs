@@ -6,12 +6,12 @@ use parquet::schema::types::Type;
 use uuid::Uuid;
 
 use super::{not_repeated, LeafPlan, ListElement};
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::read::{FileNode, RecordSource, Resolver};
 use crate::schema;
-use crate::write::{ColumnSink, WriteAt};
+use crate::shred::{ColumnSink, WriteAt};
 
 /// Written as `FIXED_LEN_BYTE_ARRAY(16) (UUID)`. Reads 16-byte fixed columns
 /// with the UUID annotation or none (older writers store UUIDs unannotated).

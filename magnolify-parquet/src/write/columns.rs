@@ -8,8 +8,8 @@ use parquet::data_type::{ByteArray, FixedLenByteArray};
 use parquet::file::properties::WriterPropertiesPtr;
 use parquet::schema::types::SchemaDescriptor;
 
-use super::sink::{ByteBuffer, ColumnSink, ValueBuffer};
 use crate::error::{Error, Location, Result};
+use crate::shred::{ByteBuffer, ColumnSink, ValueBuffer};
 
 /// One column writer per leaf, over page writers chosen by the caller (the
 /// in-memory store or a file's row-group buffer).

@@ -7,9 +7,10 @@ use std::sync::Arc;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::SchemaDescriptor;
 
-use super::{ChunkSink, ColumnSink, ColumnWriters};
+use super::{ChunkSink, ColumnWriters};
 use crate::error::{Error, Result};
 use crate::record::RecordWrite;
+use crate::shred::ColumnSink;
 
 /// Records shredded before they go to the column writers, unless the
 /// writer is told otherwise.

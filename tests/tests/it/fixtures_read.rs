@@ -748,6 +748,87 @@ fn peers_types_lossy_projections_are_refused() {
 }
 
 // ---------------------------------------------------------------------------
+// Nulls where the type has none: the error names the null node and the fix
+// ---------------------------------------------------------------------------
+
+#[derive(ParquetType, Debug)]
+struct NullsS {
+    a: Option<i32>,
+}
+to_json_struct!(NullsS { "a" => a });
+
+#[derive(ParquetType, Debug)]
+struct NullsPart {
+    x: Option<i32>,
+}
+to_json_struct!(NullsPart { "x" => x });
+
+#[derive(ParquetType, Debug)]
+struct NullsAll {
+    id: i32,
+    s: Option<NullsS>,
+    l: Option<Vec<Option<i32>>>,
+    m: Option<BTreeMap<String, Option<i64>>>,
+    parts: Option<Vec<Option<NullsPart>>>,
+}
+to_json_struct!(NullsAll { "id" => id, "s" => s, "l" => l, "m" => m, "parts" => parts });
+
+#[derive(ParquetType, Debug)]
+struct NullGroup {
+    s: NullsS,
+}
+
+#[derive(ParquetType, Debug)]
+struct NullLList {
+    l: Vec<i32>,
+}
+
+#[derive(ParquetType, Debug)]
+struct NullMap {
+    m: HashMap<String, i64>,
+}
+
+#[derive(ParquetType, Debug)]
+struct NullElement {
+    parts: Option<Vec<NullsPart>>,
+}
+
+/// The error of reading `nulls.pyarrow` as `T`, after its record 0.
+fn null_error_at_record_1<T: OwnedRecord>() -> Error {
+    let name = "peers/nulls.pyarrow";
+    let (rows, err) = read_until_error::<T>(name);
+    assert_eq!(rows.len(), 1, "{name}: record 0 reads");
+    let e = err.unwrap_or_else(|| panic!("{name}: record 1 must fail as {}", std::any::type_name::<T>()));
+    assert!(matches!(e, Error::Null { .. }), "{e:?}");
+    assert_eq!(e.location().and_then(|l| l.record), Some(1), "{e}");
+    e
+}
+
+#[test]
+fn peers_nulls_pyarrow() {
+    check::<NullsAll>("peers/nulls.pyarrow");
+}
+
+#[test]
+fn a_null_group_list_or_map_is_named_with_its_fix() {
+    let e = null_error_at_record_1::<NullGroup>();
+    assert_eq!(e.column(), Some("s"), "{e}");
+    assert!(e.to_string().contains("the group `s` is null; make the field an `Option<_>`"), "{e}");
+
+    let e = null_error_at_record_1::<NullLList>();
+    assert_eq!(e.column(), Some("l"), "{e}");
+    assert!(e.to_string().contains("the list `l` is null (not empty); make the field `Option<Vec<_>>`"), "{e}");
+
+    let e = null_error_at_record_1::<NullMap>();
+    assert_eq!(e.column(), Some("m"), "{e}");
+    assert!(e.to_string().contains("the map `m` is null (not empty); make the field `Option<HashMap<_, _>>`"), "{e}");
+
+    let e = null_error_at_record_1::<NullElement>();
+    assert_eq!(e.column(), Some("parts.list.element"), "{e}");
+    assert!(e.to_string().contains("an element of the list `parts` is null; make the list `Vec<Option<_>>`"), "{e}");
+}
+
+// ---------------------------------------------------------------------------
 // bad_data: errors, never panics (ARROW-GH-43605 is valid)
 // ---------------------------------------------------------------------------
 
@@ -934,6 +1015,7 @@ const COVERED: &[&str] = &[
     "peers/nested.duckdb",
     "peers/nested.pyarrow",
     "peers/nested.pyarrow-2level",
+    "peers/nulls.pyarrow",
     "peers/types.pyarrow",
 ];
 

@@ -3,6 +3,7 @@
 //! round trips, peers' files, damaged input, compile-fail cases, threads.
 //! What the modules share lives in the `test-kit` crate.
 
+mod architecture;
 mod avro_cross;
 mod avro_peer;
 mod avro_roundtrip;
@@ -17,4 +18,6 @@ mod logical_types;
 mod proptest_layouts;
 mod schema_evolution;
 mod threads;
+mod wide_struct;
 mod writer_integrity;
+mod writer_rules;

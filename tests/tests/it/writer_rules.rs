@@ -1,0 +1,139 @@
+//! The writers' rules that the one record writer gives every sink: a file
+//! made by `create` is never lost, row-group settings are honoured however
+//! they are given, `flush` ends a row group, and the page store breaks on an
+//! encoding error exactly as a file writer does.
+
+use std::path::PathBuf;
+
+use bytes::Bytes;
+use magnolify_parquet::convert::{ColumnSink, RecordSchema, RecordWrite, WriteAt};
+use magnolify_parquet::mem::MemPageStore;
+use magnolify_parquet::parquet::schema::parser::parse_message_type;
+use magnolify_parquet::parquet::schema::types::TypePtr;
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter};
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Event {
+    id: u32,
+    name: String,
+}
+
+fn events(n: u32) -> Vec<Event> {
+    (0..n).map(|id| Event { id, name: format!("e{id}") }).collect()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("magnolify-rules-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn row_group_sizes(file: Bytes) -> Vec<i64> {
+    let builder = ParquetReader::builder(file).expect("footer");
+    builder.metadata().row_groups().iter().map(|g| g.num_rows()).collect()
+}
+
+#[test]
+fn into_inner_of_a_created_file_keeps_the_file() {
+    let dir = scratch("into-inner");
+    let path = dir.join("events.parquet");
+    let mut w = ParquetWriter::<Event, _>::create(&path).expect("create");
+    w.write_all(&events(3)).expect("write");
+    let file = w.into_inner().expect("into_inner");
+    assert!(file.is_committed());
+    assert_eq!(file.path(), path);
+    drop(file);
+    // The file is at its name after the handle is gone, and whole.
+    let back: Vec<Event> = ParquetReader::<Event, _>::new(std::fs::File::open(&path).expect("the file stays"))
+        .expect("open")
+        .collect::<Result<_, _>>()
+        .expect("read");
+    assert_eq!(back, events(3));
+    let names: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(names, ["events.parquet"], "no temporary file is left");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn a_row_group_size_set_through_the_properties_is_honoured() {
+    let mut w = ParquetWriter::<Event, Vec<u8>>::builder()
+        .properties(|p| p.set_max_row_group_row_count(Some(4)))
+        .build(Vec::new())
+        .expect("writer");
+    w.write_all(&events(10)).expect("write");
+    assert_eq!(row_group_sizes(Bytes::from(w.into_inner().expect("close"))), [4, 4, 2]);
+}
+
+#[test]
+fn a_byte_size_set_through_the_properties_is_honoured() {
+    // Each record shreds to about 12 raw bytes (4 of `id`, 4 + 4 of `name`):
+    // a 100-byte limit closes a row group every 9 records or so.
+    let mut w = ParquetWriter::<Event, Vec<u8>>::builder()
+        .properties(|p| p.set_max_row_group_bytes(Some(100)))
+        .batch_size(1)
+        .build(Vec::new())
+        .expect("writer");
+    w.write_all(&events(30)).expect("write");
+    let sizes = row_group_sizes(Bytes::from(w.into_inner().expect("close")));
+    assert!(sizes.len() >= 3, "{sizes:?}");
+    assert_eq!(sizes.iter().sum::<i64>(), 30);
+}
+
+#[test]
+fn flush_ends_the_row_group() {
+    let mut w = ParquetWriter::<Event, _>::new(Vec::new()).expect("writer");
+    w.write_all(&events(3)).expect("write");
+    w.flush().expect("flush");
+    w.flush().expect("a second flush adds no empty row group");
+    w.write_all(&events(2)).expect("write");
+    let file = Bytes::from(w.into_inner().expect("close"));
+    assert_eq!(row_group_sizes(file.clone()), [3, 2]);
+    let back: Vec<Event> = ParquetReader::<Event, _>::new(file).expect("open").collect::<Result<_, _>>().expect("read");
+    assert_eq!(back, [events(3), events(2)].concat());
+}
+
+/// Records of two required INT32 columns; record `bad` writes a definition
+/// level the schema does not have into the second column: a converter bug
+/// that the column writers only see when the batch is encoded.
+struct LevelBug {
+    bad: u32,
+}
+
+impl RecordSchema for LevelBug {
+    fn schema(&self) -> magnolify_parquet::Result<TypePtr> {
+        let message = parse_message_type("message m { required int32 a; optional int32 b; }").expect("schema");
+        Ok(std::sync::Arc::new(message))
+    }
+}
+
+impl RecordWrite for LevelBug {
+    type Record<'a> = u32;
+    fn write(&self, record: &u32, sink: &mut ColumnSink) -> magnolify_parquet::Result<()> {
+        sink.push_i32(WriteAt::ROOT, *record as i32)?;
+        let b = WriteAt::ROOT.skip_leaves(1).defined();
+        // Definition level 2 where the column's maximum is 1.
+        let b = if *record == self.bad { b.defined() } else { b };
+        sink.push_i32(b, 1)
+    }
+}
+
+#[test]
+fn the_page_store_writer_breaks_on_an_encoding_error_like_a_file_writer() {
+    let mut w = MemPageStore::writer(LevelBug { bad: 500 }).expect("writer");
+    // The batch of 1024 records is encoded when its last record arrives:
+    // the first column is written, the second refuses the bad level.
+    for r in 0..1023 {
+        w.write(&r).expect("buffered");
+    }
+    let first = w.write(&1023).expect_err("the batch fails to encode");
+    assert!(matches!(first, Error::Bug { .. }), "{first:?}");
+    assert_eq!(first.column(), Some("b"), "{first}");
+    // Its columns are out of step now: nothing more may be written.
+    let again = w.write(&1024).expect_err("the writer is broken");
+    match &again {
+        Error::WriterState { source: Some(cause) } => assert!(matches!(**cause, Error::Bug { .. }), "{cause:?}"),
+        other => panic!("expected WriterState with the cause, got {other:?}"),
+    }
+    assert!(matches!(w.finish(), Err(Error::WriterState { source: Some(_) })));
+}
