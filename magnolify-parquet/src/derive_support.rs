@@ -4,12 +4,13 @@
 use std::fmt::Display;
 use std::marker::PhantomData;
 
-use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
 use crate::assemble::{FileNode, GroupStart, NullCheck, RecordSource, Resolver};
 use crate::error::{Error, Location, Result};
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::logical::Annotation;
 use crate::options::FieldOptions;
 use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
@@ -20,10 +21,7 @@ use crate::types::{LeafPlan, Slot};
 /// resolved.
 pub fn struct_start(node: &FileNode<'_>, resolver: &Resolver<'_>) -> Result<GroupStart> {
     if !node.is_group() {
-        return Err(node.error(format!(
-            "a struct reads a group, the file has {}: read it into the type of that column instead",
-            node.describe()
-        )));
+        return Err(node.mismatch("a struct reads a group"));
     }
     crate::types::not_repeated(node, "a struct")?;
     Ok(NullCheck::begin(node, resolver))
@@ -137,16 +135,9 @@ pub fn enum_schema(name: &str, repetition: Repetition) -> Result<Type> {
 pub fn enum_resolve(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
     crate::types::not_repeated(node, "an enum")?;
     let (cursor, descr) = resolver.leaf(node)?;
-    let text = matches!(
-        (node.logical_type(), node.converted_type()),
-        (None, ConvertedType::NONE | ConvertedType::UTF8 | ConvertedType::ENUM)
-            | (Some(LogicalType::String | LogicalType::Enum), _)
-    );
+    let text = matches!(Annotation::of(node.ty()), Annotation::None | Annotation::String | Annotation::Enum);
     if descr.physical_type() != PhysicalType::BYTE_ARRAY || !text {
-        return Err(node.error(format!(
-            "an enum reads an ENUM or STRING column, the file has {}: read it into the type of that column instead",
-            node.describe()
-        )));
+        return Err(node.mismatch("an enum reads ENUM or STRING columns"));
     }
     Ok(LeafPlan { cursor, conv: () })
 }

@@ -4,6 +4,7 @@
 //! cursors over decoded batches ([`RecordSource`]) with the level protocol
 //! every converter shares ([`Presence`], [`ListLevels`], [`NullCheck`]).
 
+mod hint;
 mod levels;
 mod nulls;
 pub(crate) mod resolve;

@@ -150,6 +150,35 @@ impl<'a> FileNode<'a> {
         Error::mismatch(self.location(), message)
     }
 
+    /// The error for a type that cannot read this node: `expected` says
+    /// what the type reads; the message adds what the file holds and the
+    /// Rust type that reads it as it is.
+    pub fn mismatch(&self, expected: impl std::fmt::Display) -> Error {
+        self.error(format!(
+            "{expected}, but the file has {}; read it into {}",
+            self.describe(),
+            super::hint::rust_type(self)
+        ))
+    }
+
+    /// [`mismatch`](Self::mismatch) without the suggested type: for the
+    /// shape checks the suggestion itself runs (`list_shape`, `map_shape`).
+    fn unlike(&self, expected: impl std::fmt::Display) -> Error {
+        self.error(format!("{expected}, but the file has {}", self.describe()))
+    }
+
+    /// `error` (a mismatch at this node) with the Rust type that reads the
+    /// node as it is added to its message.
+    pub(crate) fn with_hint(&self, error: Error) -> Error {
+        match error {
+            Error::Mismatch { location, message } => {
+                let message = format!("{message}; read it into {}", super::hint::rust_type(self));
+                Error::Mismatch { location, message }
+            }
+            other => other,
+        }
+    }
+
     /// Short description of the node for messages, in the schema text's
     /// terms: `OPTIONAL INT64 ts (TIMESTAMP(MILLIS,true))`.
     pub fn describe(&self) -> String {
@@ -202,11 +231,11 @@ pub fn list_shape<'a>(node: &FileNode<'a>) -> Result<ListShape<'a>> {
         matches!(node.logical_type(), Some(LogicalType::List)) || node.converted_type() == ConvertedType::LIST;
     let children = node.children();
     let [repeated] = children.as_slice() else {
-        return Err(node.error(format!("expected a list, found {} with {} fields", node.describe(), children.len())));
+        return Err(node.unlike("a list type reads a LIST group or a repeated field"));
     };
     if repeated.repetition != Repetition::REPEATED {
         let what = if annotated { "a LIST group whose child is not repeated" } else { "a group, not a list" };
-        return Err(node.error(format!("expected a list, found {what} ({})", node.describe())));
+        return Err(node.unlike(format_args!("a list type reads a LIST group or a repeated field, not {what}")));
     }
     let null_def = if nullable { node.def } else { 0 };
     let element_is_repeated_node = match repeated.ty {
@@ -243,14 +272,14 @@ pub struct MapShape<'a> {
 pub fn map_shape<'a>(node: &FileNode<'a>) -> Result<MapShape<'a>> {
     let nullable = node.repetition == Repetition::OPTIONAL;
     if node.is_bare_repeated() {
-        return Err(node.error(format!("expected a map, found a repeated field ({})", node.describe())));
+        return Err(node.unlike("a map type reads a MAP group, not a repeated field"));
     }
     let children = node.children();
     let [repeated] = children.as_slice() else {
-        return Err(node.error(format!("expected a map, found {} with {} fields", node.describe(), children.len())));
+        return Err(node.unlike("a map type reads a MAP group holding one repeated key/value group"));
     };
     if repeated.repetition != Repetition::REPEATED || !repeated.is_group() {
-        return Err(node.error(format!("expected a map, found {}", node.describe())));
+        return Err(node.unlike("a map type reads a MAP group holding one repeated key/value group"));
     }
     let mut kv = repeated.children().into_iter();
     let (Some(key), value, None) = (kv.next(), kv.next(), kv.next()) else {
@@ -287,10 +316,10 @@ impl<'a> Resolver<'a> {
     /// Reads the leaf `node`: returns its cursor index and column descriptor.
     pub fn leaf(&mut self, node: &FileNode<'_>) -> Result<(usize, ColumnDescPtr)> {
         if node.is_group() {
-            return Err(node.error(format!("expected a primitive column, found {}", node.describe())));
+            return Err(node.mismatch("this type reads a single column, not a group"));
         }
         if node.first_leaf >= self.schema.num_columns() {
-            return Err(node.error("leaf index out of the schema's range"));
+            return Err(Error::damaged(node.location(), "leaf index out of the schema's range"));
         }
         let cursor = self.columns.len();
         self.columns.push(node.first_leaf);

@@ -4,13 +4,14 @@
 
 use std::sync::Arc;
 
-use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan};
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::logical::Annotation;
 use crate::options::FieldOptions;
 use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
@@ -20,13 +21,10 @@ use crate::shred::{ColumnSink, WriteAt};
 fn resolve_text(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
     not_repeated(node, "a string")?;
     let (cursor, descr) = resolver.leaf(node)?;
-    let text = matches!(
-        (node.logical_type(), node.converted_type()),
-        (None, ConvertedType::NONE | ConvertedType::UTF8 | ConvertedType::ENUM | ConvertedType::JSON)
-            | (Some(LogicalType::String | LogicalType::Enum | LogicalType::Json), _)
-    );
+    let annotation = Annotation::of(node.ty());
+    let text = annotation == Annotation::None || annotation.is_text();
     if descr.physical_type() != PhysicalType::BYTE_ARRAY || !text {
-        return Err(node.error(format!("expected a string column, found {}", node.describe())));
+        return Err(node.mismatch("a string type reads STRING, ENUM, JSON or unannotated BYTE_ARRAY columns"));
     }
     Ok(LeafPlan { cursor, conv: () })
 }
@@ -95,11 +93,14 @@ text_read!(Arc<str>, |s: &str| Arc::from(s));
 fn resolve_binary(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
     not_repeated(node, "bytes")?;
     let (cursor, descr) = resolver.leaf(node)?;
-    let numeric = matches!(node.logical_type(), Some(LogicalType::Decimal { .. } | LogicalType::Float16))
-        || matches!(node.converted_type(), ConvertedType::DECIMAL | ConvertedType::INTERVAL);
+    let numeric =
+        matches!(Annotation::of(node.ty()), Annotation::Decimal { .. } | Annotation::Float16 | Annotation::Interval);
     match descr.physical_type() {
         PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY if !numeric => Ok(LeafPlan { cursor, conv: () }),
-        _ => Err(node.error(format!("expected a binary column, found {}", node.describe()))),
+        _ => {
+            Err(node
+                .mismatch("a byte type reads BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY columns without a numeric annotation"))
+        }
     }
 }
 

@@ -26,7 +26,7 @@
 //!   is refused, read it into `NaiveDateTime`, which reads both.
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Utc};
-use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::data_type::Int96;
 use parquet::schema::types::Type;
 
@@ -34,6 +34,7 @@ use super::{not_repeated, LeafPlan, ListElement};
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
+use crate::logical::Annotation;
 use crate::options::{FieldOptions, TimeUnit};
 use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
@@ -80,11 +81,6 @@ fn widening(node: &FileNode<'_>, file: TimeUnit, field: TimeUnit) -> Result<i64>
         )));
     }
     Ok(field.per_second() / file.per_second())
-}
-
-/// The unit of a logical TIME/TIMESTAMP annotation.
-fn logical_unit(node: &FileNode<'_>, unit: &parquet::basic::TimeUnit) -> Result<TimeUnit> {
-    TimeUnit::from_parquet(unit).ok_or_else(|| node.error(format!("unsupported time unit in {}", node.describe())))
 }
 
 /// Seconds and nanoseconds since a reference as a count of `unit`s: the
@@ -184,22 +180,19 @@ fn resolve_timestamp(
     let (cursor, descr) = resolver.leaf(node)?;
     let unit = opts.unit();
     let physical = descr.physical_type();
-    let file_unit = match (node.logical_type(), node.converted_type(), physical) {
-        (Some(LogicalType::Timestamp(ts)), _, PhysicalType::INT64) => {
-            if instant && !ts.is_adjusted_to_u_t_c {
-                return Err(node.error(format!(
-                    "expected an instant (isAdjustedToUTC = true), found a local timestamp with no time zone ({}): \
-                     read it into chrono::NaiveDateTime",
-                    node.describe()
-                )));
+    // A legacy annotation alone means UTC, as the format says (the one view
+    // of annotations reads it so).
+    let file_unit = match (Annotation::of(node.ty()), physical) {
+        (Annotation::Timestamp { unit, utc }, PhysicalType::INT64) => {
+            if instant && !utc {
+                return Err(node.mismatch(
+                    "`DateTime<Utc>` reads instants (isAdjustedToUTC = true), not local timestamps with no time zone",
+                ));
             }
-            Some(logical_unit(node, &ts.unit)?)
+            Some(unit)
         }
-        // A legacy annotation alone means UTC, as the format says.
-        (None, ConvertedType::TIMESTAMP_MILLIS, PhysicalType::INT64) => Some(TimeUnit::Millis),
-        (None, ConvertedType::TIMESTAMP_MICROS, PhysicalType::INT64) => Some(TimeUnit::Micros),
-        (None, ConvertedType::NONE, PhysicalType::INT96) => None,
-        _ => return Err(node.error(format!("expected a TIMESTAMP or INT96 column, found {}", node.describe()))),
+        (Annotation::None, PhysicalType::INT96) => None,
+        _ => return Err(node.mismatch("a timestamp type reads TIMESTAMP or INT96 columns")),
     };
     let source = match file_unit {
         Some(file) => TimestampSource::Int64 { file, factor: widening(node, file, unit)? },
@@ -394,16 +387,14 @@ impl ParquetRead for NaiveTime {
         not_repeated(node, "a NaiveTime")?;
         let (cursor, descr) = resolver.leaf(node)?;
         let physical = descr.physical_type();
-        let file_unit = match (node.logical_type(), node.converted_type()) {
-            (Some(LogicalType::Time(t)), _) => Some(logical_unit(node, &t.unit)?),
-            (None, ConvertedType::TIME_MILLIS) => Some(TimeUnit::Millis),
-            (None, ConvertedType::TIME_MICROS) => Some(TimeUnit::Micros),
+        let file_unit = match Annotation::of(node.ty()) {
+            Annotation::Time { unit, .. } => Some(unit),
             _ => None,
         };
         let (int32, file_unit) = match (file_unit, physical) {
             (Some(TimeUnit::Millis), PhysicalType::INT32) => (true, TimeUnit::Millis),
             (Some(u @ (TimeUnit::Micros | TimeUnit::Nanos)), PhysicalType::INT64) => (false, u),
-            _ => return Err(node.error(format!("expected a TIME column, found {}", node.describe()))),
+            _ => return Err(node.mismatch("`NaiveTime` reads TIME columns")),
         };
         let unit = opts.unit();
         let factor = widening(node, file_unit, unit)?;
@@ -450,12 +441,9 @@ impl ParquetRead for NaiveDate {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "a NaiveDate")?;
         let (cursor, descr) = resolver.leaf(node)?;
-        let date = matches!(
-            (node.logical_type(), node.converted_type()),
-            (Some(LogicalType::Date), _) | (None, ConvertedType::DATE)
-        );
+        let date = Annotation::of(node.ty()) == Annotation::Date;
         if !date || descr.physical_type() != PhysicalType::INT32 {
-            return Err(node.error(format!("expected a DATE column, found {}", node.describe())));
+            return Err(node.mismatch("`NaiveDate` reads DATE columns"));
         }
         Ok(LeafPlan { cursor, conv: () })
     }

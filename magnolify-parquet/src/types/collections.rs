@@ -192,7 +192,7 @@ fn resolve_list<P>(
     resolver: &mut Resolver<'_>,
     element: impl FnOnce(&FileNode<'_>, &mut Resolver<'_>) -> Result<P>,
 ) -> Result<ListPlan<P>> {
-    let shape = list_shape(node)?;
+    let shape = list_shape(node).map_err(|e| node.with_hint(e))?;
     let first = resolver.cursors();
     let element = element(&shape.element, resolver)?;
     let levels = ListLevels::since(node, shape.null_def, &shape.repeated, first, resolver)?;
@@ -309,7 +309,7 @@ fn resolve_map<K: ParquetRead, V: ParquetRead>(
     opts: &FieldOptions,
     resolver: &mut Resolver<'_>,
 ) -> Result<MapPlan<K::ReadPlan, V::ReadPlan>> {
-    let shape = map_shape(node)?;
+    let shape = map_shape(node).map_err(|e| node.with_hint(e))?;
     let first = resolver.cursors();
     let key = K::resolve(&shape.key.as_required(), opts, resolver)?;
     let value = match &shape.value {

@@ -2,11 +2,12 @@
 //! share: checking a field's `decimal(precision, scale)`, the DECIMAL schema
 //! node it writes, the file column it reads, and two's complement bytes.
 
-use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
 use crate::assemble::{FileNode, Resolver};
 use crate::error::{Error, Result};
+use crate::logical::Annotation;
 use crate::options::{DecimalPhysical, DecimalSpec, FieldOptions};
 use crate::schema;
 use crate::types::{not_repeated, LeafPlan};
@@ -164,20 +165,29 @@ pub(crate) fn resolve_decimal(
     not_repeated(node, limits.name)?;
     let spec = spec(opts, limits).map_err(|e| node.error(e))?;
     let (cursor, descr) = resolver.leaf(node)?;
-    let (file_precision, file_scale) = match (node.logical_type(), node.converted_type()) {
-        (Some(LogicalType::Decimal(d)), _) => (d.precision, d.scale),
-        (None, ConvertedType::DECIMAL) => (descr.type_precision(), descr.type_scale()),
-        _ => return Err(node.error(format!("expected a DECIMAL column, found {}", node.describe()))),
+    let (file_precision, file_scale) = match Annotation::of(node.ty()) {
+        Annotation::Decimal { precision, scale } => (precision, scale),
+        _ => return Err(node.mismatch(format_args!("`{}` reads DECIMAL columns", limits.name))),
     };
     let source = match descr.physical_type() {
         PhysicalType::INT32 => DecimalSource::Int32,
         PhysicalType::INT64 => DecimalSource::Int64,
         PhysicalType::FIXED_LEN_BYTE_ARRAY | PhysicalType::BYTE_ARRAY => DecimalSource::Bytes,
-        other => return Err(node.error(format!("DECIMAL cannot be stored in {other} ({})", node.describe()))),
+        other => {
+            return Err(Error::damaged(
+                node.location(),
+                format!("DECIMAL cannot be stored in {other} ({})", node.describe()),
+            ))
+        }
     };
     let file_scale = match u32::try_from(file_scale) {
         Ok(s) if file_precision >= 1 => s,
-        _ => return Err(node.error(format!("invalid DECIMAL({file_precision}, {file_scale}) ({})", node.describe()))),
+        _ => {
+            return Err(Error::damaged(
+                node.location(),
+                format!("invalid DECIMAL({file_precision}, {file_scale}) ({})", node.describe()),
+            ))
+        }
     };
     let (scale, precision) = match spec {
         Some(spec) => (u32::from(spec.scale), Some(u32::from(spec.precision))),

@@ -9,6 +9,7 @@ use super::{not_repeated, LeafPlan, ListElement};
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::logical::Annotation;
 use crate::options::FieldOptions;
 use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
@@ -46,13 +47,9 @@ impl ParquetRead for f16 {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "an f16")?;
         let (cursor, descr) = resolver.leaf(node)?;
-        let float16 = matches!(node.logical_type(), Some(LogicalType::Float16));
+        let float16 = Annotation::of(node.ty()) == Annotation::Float16;
         if descr.physical_type() != PhysicalType::FIXED_LEN_BYTE_ARRAY || descr.type_length() != 2 || !float16 {
-            return Err(node.error(format!(
-                "expected FIXED_LEN_BYTE_ARRAY(2) (FLOAT16), found {} of length {}",
-                node.describe(),
-                descr.type_length()
-            )));
+            return Err(node.mismatch("`f16` reads FIXED_LEN_BYTE_ARRAY(2) columns annotated FLOAT16"));
         }
         Ok(LeafPlan { cursor, conv: () })
     }

@@ -68,9 +68,7 @@ impl<F> StructPlan<F> {
 #[doc(hidden)]
 pub fn not_repeated(node: &FileNode<'_>, what: &str) -> Result<()> {
     if node.repetition() == parquet::basic::Repetition::REPEATED {
-        return Err(
-            node.error(format!("expected {what}, found a repeated field ({}): read it into a Vec", node.describe()))
-        );
+        return Err(node.mismatch(format_args!("{what} reads one value, not a repeated field")));
     }
     Ok(())
 }

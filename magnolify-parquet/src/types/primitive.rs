@@ -1,12 +1,13 @@
 //! bool, integers (signed and unsigned, with range checks) and floats.
 
-use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
 use super::{not_repeated, LeafPlan};
 use crate::assemble::{FileNode, RecordSource, Resolver};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::logical::Annotation;
 use crate::options::FieldOptions;
 use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
@@ -29,36 +30,15 @@ fn int_column(node: &FileNode<'_>, physical: PhysicalType) -> Result<(IntSource,
     let bits = match physical {
         PhysicalType::INT32 => 32,
         PhysicalType::INT64 => 64,
-        other => return Err(node.error(format!("expected an integer column, found {other} ({})", node.describe()))),
+        _ => return Err(node.mismatch("an integer type reads INT32 or INT64 columns")),
     };
-    let (width, signed) = match (node.logical_type(), node.converted_type()) {
-        (Some(LogicalType::Integer(int)), _) => (i32::from(int.bit_width), int.is_signed),
-        (Some(other), _) => {
-            return Err(node.error(format!(
-                "{other:?} values are not plain integers ({}): read them into the matching logical type",
-                node.describe()
-            )))
-        }
-        (None, ConvertedType::NONE) => (bits, true),
-        (None, c) => match c {
-            ConvertedType::INT_8 => (8, true),
-            ConvertedType::INT_16 => (16, true),
-            ConvertedType::INT_32 => (32, true),
-            ConvertedType::INT_64 => (64, true),
-            ConvertedType::UINT_8 => (8, false),
-            ConvertedType::UINT_16 => (16, false),
-            ConvertedType::UINT_32 => (32, false),
-            ConvertedType::UINT_64 => (64, false),
-            other => {
-                return Err(node.error(format!(
-                    "{other} values are not plain integers ({}): read them into the matching logical type",
-                    node.describe()
-                )))
-            }
-        },
+    let (width, signed) = match Annotation::of(node.ty()) {
+        Annotation::Integer { bits, signed } => (i32::from(bits), signed),
+        Annotation::None => (bits, true),
+        other => return Err(node.mismatch(format!("an integer type reads plain integers, not {other:?} values"))),
     };
     if !(1..=bits).contains(&width) {
-        return Err(node.error(format!("integer width {width} does not fit {}", node.describe())));
+        return Err(Error::damaged(node.location(), format!("integer width {width} does not fit {}", node.describe())));
     }
     let (min, max) =
         if signed { (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1) } else { (0, (1i128 << width) - 1) };
@@ -105,9 +85,8 @@ macro_rules! int_field {
                 let (cursor, descr) = resolver.leaf(node)?;
                 let (conv, min, max) = int_column(node, descr.physical_type())?;
                 if min < i128::from(<$t>::MIN) || max > i128::from(<$t>::MAX) {
-                    return Err(node.error(format!(
-                        "{} holds values in {min}..={max}, which do not all fit {}",
-                        node.describe(),
+                    return Err(node.mismatch(format_args!(
+                        "`{}` cannot hold every value of the column ({min}..={max})",
                         stringify!($t)
                     )));
                 }
@@ -148,9 +127,9 @@ int_field!(u64, INT64, 64, false, push_i64, i64);
 
 /// Rejects annotations on a column read as a plain bool or float.
 fn plain(node: &FileNode<'_>, what: &str) -> Result<()> {
-    match (node.logical_type(), node.converted_type()) {
-        (None, ConvertedType::NONE) => Ok(()),
-        _ => Err(node.error(format!("expected plain {what}, found {}", node.describe()))),
+    match Annotation::of(node.ty()) {
+        Annotation::None => Ok(()),
+        _ => Err(node.mismatch(format_args!("`{what}` reads unannotated columns"))),
     }
 }
 
@@ -175,7 +154,7 @@ impl ParquetRead for bool {
         not_repeated(node, "bool")?;
         let (cursor, descr) = resolver.leaf(node)?;
         if descr.physical_type() != PhysicalType::BOOLEAN {
-            return Err(node.error(format!("expected BOOLEAN, found {}", node.describe())));
+            return Err(node.mismatch("`bool` reads BOOLEAN columns"));
         }
         Ok(LeafPlan { cursor, conv: () })
     }
@@ -207,7 +186,7 @@ impl ParquetRead for f32 {
         not_repeated(node, "f32")?;
         let (cursor, descr) = resolver.leaf(node)?;
         if descr.physical_type() != PhysicalType::FLOAT {
-            return Err(node.error(format!("expected FLOAT, found {}", node.describe())));
+            return Err(node.mismatch("`f32` reads FLOAT columns"));
         }
         plain(node, "FLOAT")?;
         Ok(LeafPlan { cursor, conv: () })
@@ -243,7 +222,7 @@ impl ParquetRead for f64 {
         let widen = match descr.physical_type() {
             PhysicalType::DOUBLE => false,
             PhysicalType::FLOAT => true,
-            _ => return Err(node.error(format!("expected DOUBLE or FLOAT, found {}", node.describe()))),
+            _ => return Err(node.mismatch("`f64` reads DOUBLE or FLOAT columns")),
         };
         plain(node, "DOUBLE")?;
         Ok(LeafPlan { cursor, conv: widen })

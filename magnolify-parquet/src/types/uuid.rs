@@ -1,7 +1,7 @@
 //! `uuid::Uuid` (feature `uuid`): `FIXED_LEN_BYTE_ARRAY(16) (UUID)`, the
 //! bytes in canonical text order (big-endian), as the format says.
 
-use parquet::basic::{ConvertedType, LogicalType, Repetition, Type as PhysicalType};
+use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 use uuid::Uuid;
 
@@ -9,6 +9,7 @@ use super::{not_repeated, LeafPlan, ListElement};
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::logical::Annotation;
 use crate::options::FieldOptions;
 use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
@@ -45,16 +46,9 @@ impl ParquetRead for Uuid {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "a Uuid")?;
         let (cursor, descr) = resolver.leaf(node)?;
-        let annotation_ok = matches!(
-            (node.logical_type(), node.converted_type()),
-            (Some(LogicalType::Uuid), _) | (None, ConvertedType::NONE)
-        );
+        let annotation_ok = matches!(Annotation::of(node.ty()), Annotation::Uuid | Annotation::None);
         if descr.physical_type() != PhysicalType::FIXED_LEN_BYTE_ARRAY || descr.type_length() != 16 || !annotation_ok {
-            return Err(node.error(format!(
-                "expected FIXED_LEN_BYTE_ARRAY(16) with the UUID annotation or none, found {} of length {}",
-                node.describe(),
-                descr.type_length()
-            )));
+            return Err(node.mismatch("`Uuid` reads FIXED_LEN_BYTE_ARRAY(16) columns, annotated UUID or not"));
         }
         Ok(LeafPlan { cursor, conv: () })
     }

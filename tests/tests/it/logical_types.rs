@@ -711,15 +711,40 @@ fn null_into_a_required_logical_type_is_an_error() {
 #[test]
 fn columns_of_other_types_are_refused() {
     let ints = write_file("v", DEFAULT, &[1i32]).expect("write");
-    assert_error(&read_error::<NaiveDate>("v", DEFAULT, &ints), "resolve", "v", &["expected a DATE column"]);
-    assert_error(&read_error::<NaiveTime>("v", DEFAULT, &ints), "resolve", "v", &["expected a TIME column"]);
-    assert_error(&read_error::<NaiveDateTime>("v", DEFAULT, &ints), "resolve", "v", &["expected a TIMESTAMP or INT96"]);
-    assert_error(&read_error::<Decimal>("v", dec(9, 2), &ints), "resolve", "v", &["expected a DECIMAL column"]);
+    assert_error(
+        &read_error::<NaiveDate>("v", DEFAULT, &ints),
+        "resolve",
+        "v",
+        &["`NaiveDate` reads DATE columns", "read it into `i32`"],
+    );
+    assert_error(
+        &read_error::<NaiveTime>("v", DEFAULT, &ints),
+        "resolve",
+        "v",
+        &["`NaiveTime` reads TIME columns", "read it into `i32`"],
+    );
+    assert_error(
+        &read_error::<NaiveDateTime>("v", DEFAULT, &ints),
+        "resolve",
+        "v",
+        &["reads TIMESTAMP or INT96 columns", "read it into `i32`"],
+    );
+    assert_error(
+        &read_error::<Decimal>("v", dec(9, 2), &ints),
+        "resolve",
+        "v",
+        &["`rust_decimal::Decimal` reads DECIMAL columns", "read it into `i32`"],
+    );
     let dates = write_file("v", DEFAULT, &[NaiveDate::MIN]).expect("write");
     assert_error(&read_error::<i32>("v", DEFAULT, &dates), "resolve", "v", &["Date"]);
     assert_error(&read_error::<DateTime<Utc>>("v", DEFAULT, &dates), "resolve", "v", &["TIMESTAMP"]);
     let fixed8 = write_file("v", DEFAULT, &[[0u8; 8]]).expect("write");
-    assert_error(&read_error::<Uuid>("v", DEFAULT, &fixed8), "resolve", "v", &["FIXED_LEN_BYTE_ARRAY(16)", "length 8"]);
+    assert_error(
+        &read_error::<Uuid>("v", DEFAULT, &fixed8),
+        "resolve",
+        "v",
+        &["FIXED_LEN_BYTE_ARRAY(16)", "FIXED_LEN_BYTE_ARRAY (8)", "read it into `[u8; 8]`"],
+    );
     let decimal16 = write_file("v", dec(38 - 10, 0), &[Decimal::ONE]).expect("write");
     assert_error(&read_error::<Uuid>("v", DEFAULT, &decimal16), "resolve", "v", &["UUID"]);
 }
