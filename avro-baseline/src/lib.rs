@@ -1,6 +1,6 @@
 //! Generic Avro records (`apache_avro::types::Value`) as Parquet, the way
 //! parquet-java's `parquet-avro` does it, through magnolify-parquet's
-//! [`RecordConverter`] trait.
+//! record traits ([`RecordSchema`], [`RecordWrite`], [`RecordRead`]).
 //!
 //! It is the baseline the derive is measured against, and a real converter:
 //! an [`AvroConverter`] compiles an Avro schema once into a plan (a tree of

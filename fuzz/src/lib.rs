@@ -3,7 +3,7 @@
 //!
 //! The panic policy: the `parquet` crate panics on some damaged input, and
 //! the library catches those panics at its boundary (they become
-//! `Error::Panic`). libFuzzer's hook would abort on them anyway, so the
+//! `Error::Damaged`). libFuzzer's hook would abort on them anyway, so the
 //! targets install [`install_panic_hook`], which lets a panic whose location
 //! is in a dependency unwind to the library's `catch_unwind`, and aborts (a
 //! crash libFuzzer records) on a panic anywhere in this workspace's code. A
@@ -20,12 +20,8 @@ use bytes::Bytes;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
-use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
-use magnolify_parquet::read::RecordSource;
-use magnolify_parquet::write::ColumnSink;
-use magnolify_parquet::{
-    ListLayout, ParquetReader, ParquetType, ParquetWriter, RecordConverter, Result, WriterBuilder,
-};
+use magnolify_parquet::convert::RecordRead;
+use magnolify_parquet::{ListLayout, ParquetReader, ParquetType, ParquetWriter, Result, WriterBuilder};
 
 /// Largest page the fuzzed reader accepts: small, so that no input makes a
 /// run allocate near libFuzzer's 2 GiB limit.
@@ -58,9 +54,10 @@ pub fn install_panic_hook() {
 
 /// Reads every record of `file` through `converter`, with the fuzzing limits,
 /// to the end or the first error. Returns how many records were read.
-pub fn read_all<C: RecordConverter, R: ChunkReader + 'static>(converter: C, file: R) -> usize {
-    let Ok(reader) = ParquetReader::with_converter(converter, file) else { return 0 };
-    let reader = reader.with_max_page_bytes(MAX_PAGE_BYTES).with_max_levels(MAX_LEVELS).with_batch_size(BATCH);
+pub fn read_all<C: RecordRead, R: ChunkReader + 'static>(converter: C, file: R) -> usize {
+    let Ok(builder) = ParquetReader::builder(file) else { return 0 };
+    let builder = builder.with_max_page_bytes(MAX_PAGE_BYTES).with_max_levels(MAX_LEVELS).with_batch_size(BATCH);
+    let Ok(reader) = builder.build_with(converter) else { return 0 };
     let mut n = 0;
     for record in reader {
         match record {
@@ -70,31 +67,6 @@ pub fn read_all<C: RecordConverter, R: ChunkReader + 'static>(converter: C, file
         }
     }
     n
-}
-
-/// A converter that reads no column: opening a file with it parses and
-/// checks the footer only, which gives its metadata.
-pub struct FooterOnly;
-
-impl RecordConverter for FooterOnly {
-    type Record = ();
-    type ReadPlan = ();
-
-    fn schema(&self) -> Result<TypePtr> {
-        Err(magnolify_parquet::Error::WriterState("FooterOnly only reads".into()))
-    }
-
-    fn write(&self, _: &(), _: &mut ColumnSink) -> Result<()> {
-        Err(magnolify_parquet::Error::WriterState("FooterOnly only reads".into()))
-    }
-
-    fn resolve(&self, _: &SchemaDescriptor) -> Result<((), Vec<usize>)> {
-        Ok(((), Vec::new()))
-    }
-
-    fn read(&self, _: &(), _: &mut RecordSource) -> Result<()> {
-        Ok(())
-    }
 }
 
 /// A line of an order: a struct in a list, with a map inside.

@@ -25,9 +25,10 @@ use syn::DeriveInput;
 use crate::errors::Errors;
 use crate::model::Container;
 
-/// Derives Parquet support: `ParquetField` (the type's schema node, shredding
-/// and assembly), `ParquetRecord` (a whole record: message name and doc) for
-/// structs with named fields, and `ListElement` (so `Vec<T>` works).
+/// Derives Parquet support: `ParquetSchema`, `ParquetWrite` and
+/// `ParquetRead` (the type's schema node, shredding and assembly),
+/// `ParquetRecord` (a whole record: message name and doc) for structs with
+/// named fields, and `ListElement` (so `Vec<T>` works).
 ///
 /// # Shapes
 ///
@@ -104,7 +105,7 @@ use crate::model::Container;
 /// form. The module must provide:
 ///
 /// ```text
-/// pub type Repr = /* a ParquetField type */;
+/// pub type Repr = /* a type with a Parquet form */;
 /// pub fn to_parquet(value: &T) -> Result<Repr, E>;
 /// pub fn from_parquet(repr: Repr) -> Result<T, E>;
 /// ```

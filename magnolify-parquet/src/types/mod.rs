@@ -1,5 +1,5 @@
-//! `ParquetField` impls for the types the library supports, and the read
-//! plans they resolve into.
+//! The field trait impls (`ParquetSchema`, `ParquetWrite`, `ParquetRead`)
+//! of the types the library supports, and the read plans they resolve into.
 
 mod borrowed;
 mod bytes;

@@ -14,7 +14,7 @@
 //! runs, whatever the schema).
 //!
 //! A panic inside the `parquet` crate is caught at the library's boundary
-//! and returned as `Error::Panic`; a panic hook records where every panic
+//! and returned as `Error::Damaged`; a panic hook records where every panic
 //! happened, and a panic anywhere in this workspace's code fails the test.
 
 use std::cell::RefCell;

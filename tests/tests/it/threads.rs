@@ -1,6 +1,6 @@
 //! Readers and writers move between threads, and the row groups of one file
-//! can be read in parallel (`ParquetReader::only_row_group`), giving the
-//! same records as one sequential read.
+//! can be read in parallel (`ReaderBuilder::with_row_groups`, sharing the
+//! footer and the plan), giving the same records as one sequential read.
 
 use std::collections::BTreeMap;
 use std::fs::File;

@@ -1,0 +1,171 @@
+//! `engines`: which columns of a schema an engine cannot read, or reads
+//! differently from what the schema says, with the reason.
+//!
+//! The rules come from each engine's own schema conversion code or
+//! documentation; each rule cites its source next to it. They describe the
+//! engines' current releases as of the sources cited (late 2025 / 2026);
+//! options that change a behaviour are named in the reason.
+
+mod duckdb;
+mod node;
+mod pyarrow;
+mod spark;
+mod trino;
+
+use std::fmt;
+use std::str::FromStr;
+
+use parquet::schema::types::Type;
+
+pub use node::Node;
+
+/// A query engine whose Parquet support is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// Apache Spark SQL (its built-in Parquet data source).
+    Spark,
+    /// DuckDB (`read_parquet`).
+    DuckDb,
+    /// pyarrow (`pyarrow.parquet`, Arrow C++'s Parquet reader).
+    PyArrow,
+    /// Trino (Hive, Iceberg and Delta connectors' Parquet reader).
+    Trino,
+}
+
+impl Engine {
+    /// Every engine, in the order of the `--engine` help.
+    pub const ALL: [Engine; 4] = [Engine::Spark, Engine::DuckDb, Engine::PyArrow, Engine::Trino];
+
+    /// The name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Spark => "spark",
+            Engine::DuckDb => "duckdb",
+            Engine::PyArrow => "pyarrow",
+            Engine::Trino => "trino",
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Engine {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Engine::ALL.into_iter().find(|e| e.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+            format!("unknown engine `{s}`; expected one of {}", names.join(", "))
+        })
+    }
+}
+
+/// How badly an engine handles a column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The engine reads the column, but not as the schema says (another
+    /// type, lost precision, values out of range).
+    Different,
+    /// The engine refuses the column (and usually the whole file).
+    Unreadable,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Different => "different",
+            Severity::Unreadable => "unreadable",
+        })
+    }
+}
+
+/// One column an engine cannot read, or reads differently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Dotted path of the column (or group) from the root.
+    pub column: String,
+    /// The engine.
+    pub engine: Engine,
+    /// How bad it is.
+    pub severity: Severity,
+    /// Why, in a sentence.
+    pub reason: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.column, self.severity, self.reason)
+    }
+}
+
+/// The findings of `engine` on the schema `message`, in schema order.
+pub fn check(message: &Type, engine: Engine) -> Vec<Finding> {
+    let rules: fn(&Node<'_>) -> Vec<(Severity, String)> = match engine {
+        Engine::Spark => spark::rules,
+        Engine::DuckDb => duckdb::rules,
+        Engine::PyArrow => pyarrow::rules,
+        Engine::Trino => trino::rules,
+    };
+    let mut out = Vec::new();
+    for node in Node::walk(message) {
+        for (severity, reason) in rules(&node) {
+            out.push(Finding { column: node.path.clone(), engine, severity, reason });
+        }
+    }
+    out
+}
+
+/// The text `check` prints: a summary line, then one line per finding.
+pub fn report(engine: Engine, findings: &[Finding]) -> String {
+    let unreadable = findings.iter().filter(|f| f.severity == Severity::Unreadable).count();
+    let different = findings.len() - unreadable;
+    let mut out = if findings.is_empty() {
+        format!("{engine}: every column reads as the schema says\n")
+    } else {
+        format!("{engine}: {unreadable} unreadable, {different} read differently\n")
+    };
+    for f in findings {
+        out.push_str(&format!("  {f}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::{check, Engine, Severity};
+
+    /// The findings of `engine` on a schema text, as (column, severity).
+    pub fn findings(engine: Engine, schema: &str) -> Vec<(String, Severity)> {
+        let message = parquet::schema::parser::parse_message_type(schema).expect("test schema parses");
+        check(&message, engine).into_iter().map(|f| (f.column, f.severity)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_parse_and_print() {
+        for e in Engine::ALL {
+            assert_eq!(e.name().parse::<Engine>(), Ok(e));
+        }
+        assert!("presto".parse::<Engine>().is_err());
+    }
+
+    #[test]
+    fn report_counts_findings() {
+        let message = parquet::schema::parser::parse_message_type(
+            "message m { required fixed_len_byte_array(16) id (UUID); required int64 n (INTEGER(64,false)); }",
+        )
+        .expect("schema parses");
+        let findings = check(&message, Engine::Spark);
+        let text = report(Engine::Spark, &findings);
+        assert!(text.starts_with("spark: 1 unreadable, 1 read differently\n  id: unreadable: "), "{text}");
+        assert_eq!(report(Engine::DuckDb, &[]), "duckdb: every column reads as the schema says\n");
+    }
+}

@@ -1,0 +1,269 @@
+//! The code `codegen` generates compiles and reads the files it was
+//! generated for: one module per fixture (every readable Parquet fixture of
+//! parquet-testing, pyarrow and DuckDB, and the Parquet files `avro2parquet`
+//! writes from the Avro fixtures, with `codegen --avro` of their schema) in
+//! one temporary crate, built once (`#![deny(warnings)]`, against the
+//! library by path, in this build's target directory so that the library
+//! is not built again).
+//!
+//! The structs have no JSON form of their own, so the crate reads each file
+//! with its generated root type (which must succeed, every row), writes the
+//! records back with `ParquetWriter`, and this test compares `cat` of both
+//! files: the same JSON, row for row.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{fixtures, json_equal, run, temp_dir};
+use serde_json::Value;
+
+/// Fixtures whose rows the generated types cannot all read or write back,
+/// with why; the other rows must still match.
+const PARTIAL: &[(&str, &str)] = &[(
+    "parquet-testing/int96_from_spark",
+    "row 5 is in the year 290000, past chrono's range; row 2 (year 9999) is read, but the INT64 \
+     TIMESTAMP(NANOS) an INT96 column is written back as holds 1677 to 2262 only",
+)];
+
+/// One generated module and the file it reads.
+struct Case {
+    name: String,
+    module: String,
+    input: PathBuf,
+    output: PathBuf,
+}
+
+/// A module name for a fixture name.
+fn module_name(name: &str) -> String {
+    let mut out = String::from("m_");
+    out.extend(name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }));
+    out
+}
+
+/// Runs the binary, expecting success; returns stdout.
+fn stdout_of(args: &[&str]) -> String {
+    let out = run(&args.iter().map(|a| a.as_ref()).collect::<Vec<_>>());
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// The JSON rows `cat` prints for `file` (at most `limit`).
+fn cat(file: &Path, limit: Option<usize>) -> Vec<Value> {
+    let path = file.to_str().expect("UTF-8 path");
+    let limit = limit.map(|n| n.to_string());
+    let mut args = vec!["cat", path];
+    if let Some(n) = &limit {
+        args.extend(["--limit", n.as_str()]);
+    }
+    stdout_of(&args).lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect()
+}
+
+/// The target directory of this build (the binary is `<target>/<profile>/magnolify-parquet`).
+fn target_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(dir);
+    }
+    let bin = Path::new(env!("CARGO_BIN_EXE_magnolify-parquet"));
+    bin.parent().and_then(Path::parent).expect("the binary is in <target>/<profile>").to_owned()
+}
+
+#[test]
+fn generated_code_compiles_and_reads_every_fixture() {
+    let started = std::time::Instant::now();
+    let work = temp_dir("codegen-compile");
+    let krate = std::env::temp_dir().join("magnolify-parquet-codegen-check");
+    std::fs::create_dir_all(krate.join("src")).expect("crate dir");
+
+    let mut cases = Vec::new();
+    for fixture in fixtures().iter().filter(|f| !f.expects_error()) {
+        let module = module_name(&fixture.name);
+        let path = fixture.parquet.to_str().expect("UTF-8 path");
+        let code = stdout_of(&["codegen", path, "--name", "Root"]);
+        std::fs::write(krate.join("src").join(format!("{module}.rs")), code).expect("write module");
+        let output = work.join(format!("{module}.parquet"));
+        cases.push(Case { name: fixture.name.clone(), module, input: fixture.parquet.clone(), output });
+    }
+    assert!(cases.len() >= 25, "{} readable fixtures", cases.len());
+
+    // The Avro fixtures: their schema through `codegen --avro`, their records
+    // through `avro2parquet`, with the same list layout.
+    let avro_dir = common::fixtures_dir().join("avro");
+    for (stem, three_level) in [("primitives", false), ("logical", false), ("nested", true)] {
+        let avro = avro_dir.join(format!("{stem}.avro"));
+        let reader = apache_avro::Reader::new(std::fs::File::open(&avro).expect("open")).expect("an Avro file");
+        let avsc = work.join(format!("{stem}.avsc"));
+        std::fs::write(&avsc, serde_json::to_string(reader.writer_schema()).expect("schema JSON")).expect("write");
+        let parquet = work.join(format!("{stem}.from-avro.parquet"));
+        let (avsc, avro, parquet_path) = (avsc.to_str().unwrap(), avro.to_str().unwrap(), parquet.to_str().unwrap());
+        let layout: &[&str] = if three_level { &["--three-level"] } else { &[] };
+        let mut args = vec!["avro2parquet", avro, parquet_path];
+        args.extend_from_slice(layout);
+        stdout_of(&args);
+        let mut args = vec!["codegen", "--avro", avsc, "--name", "Root"];
+        args.extend_from_slice(layout);
+        let name = format!("avro/{stem}");
+        let module = module_name(&name);
+        std::fs::write(krate.join("src").join(format!("{module}.rs")), stdout_of(&args)).expect("write module");
+        let output = work.join(format!("{module}.parquet"));
+        cases.push(Case { name, module, input: parquet, output });
+    }
+
+    write_crate(&krate, &cases);
+    let build_started = std::time::Instant::now();
+    let build = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .expect("cargo runs");
+    assert!(build.status.success(), "the generated code does not build:\n{}", String::from_utf8_lossy(&build.stderr));
+    let build_time = build_started.elapsed();
+
+    let exe =
+        target_dir().join("debug").join(format!("magnolify-parquet-codegen-check{}", std::env::consts::EXE_SUFFIX));
+    let out = Command::new(&exe).output().expect("the check binary runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8(out.stdout).expect("UTF-8 report");
+
+    let mut failures = Vec::new();
+    for (case, line) in cases.iter().zip(report.lines()) {
+        let mut parts = line.splitn(4, '\t');
+        let (name, rows, skipped, error) = (parts.next(), parts.next(), parts.next(), parts.next().unwrap_or(""));
+        assert_eq!(name, Some(case.name.as_str()), "report out of order: {line}");
+        let rows: usize = rows.and_then(|r| r.parse().ok()).expect("a row count");
+        let skipped: Vec<usize> = skipped.unwrap_or("").split(',').filter_map(|i| i.parse().ok()).collect();
+        let partial = PARTIAL.iter().any(|(n, _)| *n == case.name);
+        let complete = error.is_empty() && skipped.is_empty();
+        if !complete && !partial {
+            failures.push(format!("{}: {rows} rows read, {skipped:?} not written back; {error}", case.name));
+            continue;
+        }
+        if complete && partial {
+            failures.push(format!("{}: listed as partial, but every row was read and written back", case.name));
+        }
+        let mut original = cat(&case.input, partial.then_some(rows));
+        let mut index = 0;
+        original.retain(|_| {
+            index += 1;
+            !skipped.contains(&(index - 1))
+        });
+        let rewritten = cat(&case.output, None);
+        if complete && original.len() != rows {
+            failures.push(format!("{}: {rows} rows read, the file has {}", case.name, original.len()));
+        }
+        if original.len() != rewritten.len() {
+            failures.push(format!("{}: {} rows written back, {} read", case.name, rewritten.len(), original.len()));
+            continue;
+        }
+        for (i, (a, b)) in rewritten.iter().zip(&original).enumerate() {
+            if let Err(diff) = json_equal(a, b, &format!("row {i}")) {
+                failures.push(format!("{}: written back differs: {diff}", case.name));
+                break;
+            }
+        }
+    }
+    assert_eq!(report.lines().count(), cases.len(), "{report}");
+    assert!(failures.is_empty(), "{} case(s) failed:\n{}", failures.len(), failures.join("\n"));
+    let _ = std::fs::remove_dir_all(&work);
+    eprintln!(
+        "{} generated modules built in {:.1} s; test total {:.1} s",
+        cases.len(),
+        build_time.as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Writes the crate: a manifest on the library by path (features and
+/// dependency settings as the workspace's, so that the build reuses the
+/// library's), this crate's lock file, and a main reading every case.
+fn write_crate(krate: &Path, cases: &[Case]) {
+    let library = Path::new(env!("CARGO_MANIFEST_DIR")).join("../magnolify-parquet");
+    let library = library.canonicalize().expect("the library's folder");
+    let manifest = format!(
+        r#"[package]
+name = "magnolify-parquet-codegen-check"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+magnolify-parquet = {{ path = {library:?}, features = ["derive", "chrono", "uuid", "decimal", "bigdecimal", "half"] }}
+chrono = {{ version = "0.4", default-features = false, features = ["std"] }}
+uuid = {{ version = "1", default-features = false, features = ["std"] }}
+rust_decimal = {{ version = "1", default-features = false, features = ["std"] }}
+bigdecimal = "0.4"
+half = {{ version = "2", default-features = false, features = ["std"] }}
+"#
+    );
+    std::fs::write(krate.join("Cargo.toml"), manifest).expect("write manifest");
+    let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock");
+    if lock.exists() {
+        std::fs::copy(lock, krate.join("Cargo.lock")).expect("copy the lock file");
+    }
+    let mut main = String::from(
+        "//! Reads each file with its generated type and writes the records back.\n\
+         #![deny(warnings)]\n\n\
+         use magnolify_parquet::{OwnedRecord, ParquetReader, ParquetWriter};\n\n",
+    );
+    for case in cases {
+        let _ = writeln!(main, "mod {};", case.module);
+    }
+    main.push_str(
+        r#"
+/// Reads `input` into `T` until the end or an error, writes what was read
+/// to `output`, and prints `name<TAB>rows read<TAB>indices of the rows not
+/// written back<TAB>error`.
+fn check<T: OwnedRecord>(name: &str, input: &str, output: &str) {
+    let mut rows = Vec::new();
+    let mut error = String::new();
+    match std::fs::File::open(input).map_err(magnolify_parquet::Error::from).and_then(ParquetReader::<T, _>::new) {
+        Ok(reader) => {
+            for record in reader {
+                match record {
+                    Ok(r) => rows.push(r),
+                    Err(e) => {
+                        error = e.to_string();
+                        break;
+                    }
+                }
+            }
+        }
+        Err(e) => error = e.to_string(),
+    }
+    // A record the schema cannot hold is left out and the writer goes on.
+    let mut skipped = Vec::new();
+    let written = ParquetWriter::<T, _>::create(output).and_then(|mut w| {
+        for (i, row) in rows.iter().enumerate() {
+            if w.write(row).is_err() {
+                skipped.push(i.to_string());
+            }
+        }
+        w.close()
+    });
+    if let Err(e) = written {
+        error = format!("writing back: {e}");
+    }
+    println!("{name}\t{}\t{}\t{}", rows.len(), skipped.join(","), error.replace(['\t', '\n'], " "));
+}
+
+fn main() {
+"#,
+    );
+    for case in cases {
+        let _ = writeln!(
+            main,
+            "    check::<{}::Root>({:?}, {:?}, {:?});",
+            case.module,
+            case.name,
+            case.input.to_str().expect("UTF-8 path"),
+            case.output.to_str().expect("UTF-8 path")
+        );
+    }
+    main.push_str("}\n");
+    std::fs::write(krate.join("src/main.rs"), main).expect("write main");
+}
