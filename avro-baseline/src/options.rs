@@ -53,6 +53,17 @@ pub struct AvroOptions {
     pub read_int96_as_fixed: bool,
 }
 
+/// `const` builder methods that set the field of their name.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $field:ident($arg:ident: $ty:ty);)*) => {$(
+        $(#[$doc])*
+        pub const fn $field(mut self, $arg: $ty) -> Self {
+            self.$field = $arg;
+            self
+        }
+    )*};
+}
+
 impl AvroOptions {
     /// The defaults: parquet-avro's.
     pub const fn new() -> Self {
@@ -67,46 +78,21 @@ impl AvroOptions {
         }
     }
 
-    /// With list layout `layout`.
-    pub const fn list_layout(mut self, layout: ListLayout) -> Self {
-        self.list_layout = layout;
-        self
-    }
-
-    /// With the UUID annotation on or off.
-    pub const fn parquet_uuid(mut self, on: bool) -> Self {
-        self.parquet_uuid = on;
-        self
-    }
-
-    /// With nanosecond timestamps annotated or plain.
-    pub const fn nanos_timestamps(mut self, on: bool) -> Self {
-        self.nanos_timestamps = on;
-        self
-    }
-
-    /// With `INTEGER` annotations on `int` and `long`, or without.
-    pub const fn integer_annotations(mut self, on: bool) -> Self {
-        self.integer_annotations = on;
-        self
-    }
-
-    /// With map entries sorted by key, or in iteration order.
-    pub const fn sort_map_keys(mut self, on: bool) -> Self {
-        self.sort_map_keys = on;
-        self
-    }
-
-    /// With record field names checked on every write, or not.
-    pub const fn check_field_names(mut self, on: bool) -> Self {
-        self.check_field_names = on;
-        self
-    }
-
-    /// With INT96 columns read as `fixed(12)`, or rejected.
-    pub const fn read_int96_as_fixed(mut self, on: bool) -> Self {
-        self.read_int96_as_fixed = on;
-        self
+    setters! {
+        /// With list layout `layout`.
+        list_layout(layout: ListLayout);
+        /// With the UUID annotation on or off.
+        parquet_uuid(on: bool);
+        /// With nanosecond timestamps annotated or plain.
+        nanos_timestamps(on: bool);
+        /// With `INTEGER` annotations on `int` and `long`, or without.
+        integer_annotations(on: bool);
+        /// With map entries sorted by key, or in iteration order.
+        sort_map_keys(on: bool);
+        /// With record field names checked on every write, or not.
+        check_field_names(on: bool);
+        /// With INT96 columns read as `fixed(12)`, or rejected.
+        read_int96_as_fixed(on: bool);
     }
 }
 

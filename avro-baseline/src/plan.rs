@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use apache_avro::schema::{Name, Namespace, RecordSchema, ResolvedSchema, UnionSchema};
+use apache_avro::schema::{Name, Namespace, RecordSchema, ResolvedSchema, SchemaKind, UnionSchema};
 use apache_avro::types::Value;
 use apache_avro::Schema;
 use magnolify_parquet::{ListLayout, Result};
@@ -138,6 +138,34 @@ pub(crate) enum Leaf {
 }
 
 impl Leaf {
+    /// The kind of Avro value the leaf holds.
+    pub(crate) fn schema_kind(&self) -> SchemaKind {
+        match self {
+            Leaf::Boolean => SchemaKind::Boolean,
+            Leaf::Int => SchemaKind::Int,
+            Leaf::Long => SchemaKind::Long,
+            Leaf::Float => SchemaKind::Float,
+            Leaf::Double => SchemaKind::Double,
+            Leaf::Bytes => SchemaKind::Bytes,
+            Leaf::String => SchemaKind::String,
+            Leaf::Enum(_) => SchemaKind::Enum,
+            Leaf::Fixed(_) => SchemaKind::Fixed,
+            Leaf::Decimal { .. } => SchemaKind::Decimal,
+            Leaf::BigDecimal => SchemaKind::BigDecimal,
+            Leaf::Uuid { .. } => SchemaKind::Uuid,
+            Leaf::Date => SchemaKind::Date,
+            Leaf::TimeMillis => SchemaKind::TimeMillis,
+            Leaf::TimeMicros => SchemaKind::TimeMicros,
+            Leaf::TimestampMillis => SchemaKind::TimestampMillis,
+            Leaf::TimestampMicros => SchemaKind::TimestampMicros,
+            Leaf::TimestampNanos => SchemaKind::TimestampNanos,
+            Leaf::LocalTimestampMillis => SchemaKind::LocalTimestampMillis,
+            Leaf::LocalTimestampMicros => SchemaKind::LocalTimestampMicros,
+            Leaf::LocalTimestampNanos => SchemaKind::LocalTimestampNanos,
+            Leaf::Duration => SchemaKind::Duration,
+        }
+    }
+
     /// The Avro type name, for messages.
     pub(crate) fn avro_name(&self) -> &'static str {
         match self {

@@ -7,6 +7,7 @@
 //! buffer per decimal, big-decimal or sorted map (the `apache_avro` types
 //! offer no borrowed form).
 
+use apache_avro::schema::SchemaKind;
 use apache_avro::types::Value;
 use magnolify_parquet::convert::{ColumnSink, WriteAt};
 use magnolify_parquet::Result;
@@ -169,35 +170,14 @@ fn write_union(
 
 /// Whether a bare value has the kind of `node` (only to pick a union branch).
 fn accepts(node: &Node, value: &Value) -> bool {
-    match (&node.kind, value) {
-        (Kind::Record(_), Value::Record(_)) | (Kind::Array(_), Value::Array(_)) | (Kind::Map(_), Value::Map(_)) => true,
-        (Kind::Leaf(leaf), v) => matches!(
-            (leaf, v),
-            (Leaf::Boolean, Value::Boolean(_))
-                | (Leaf::Int, Value::Int(_))
-                | (Leaf::Long, Value::Long(_))
-                | (Leaf::Float, Value::Float(_))
-                | (Leaf::Double, Value::Double(_))
-                | (Leaf::Bytes, Value::Bytes(_))
-                | (Leaf::String, Value::String(_))
-                | (Leaf::Enum(_), Value::Enum(..))
-                | (Leaf::Fixed(_), Value::Fixed(..))
-                | (Leaf::Decimal { .. }, Value::Decimal(_))
-                | (Leaf::BigDecimal, Value::BigDecimal(_))
-                | (Leaf::Uuid { .. }, Value::Uuid(_))
-                | (Leaf::Date, Value::Date(_))
-                | (Leaf::TimeMillis, Value::TimeMillis(_))
-                | (Leaf::TimeMicros, Value::TimeMicros(_))
-                | (Leaf::TimestampMillis, Value::TimestampMillis(_))
-                | (Leaf::TimestampMicros, Value::TimestampMicros(_))
-                | (Leaf::TimestampNanos, Value::TimestampNanos(_))
-                | (Leaf::LocalTimestampMillis, Value::LocalTimestampMillis(_))
-                | (Leaf::LocalTimestampMicros, Value::LocalTimestampMicros(_))
-                | (Leaf::LocalTimestampNanos, Value::LocalTimestampNanos(_))
-                | (Leaf::Duration, Value::Duration(_))
-        ),
-        _ => false,
-    }
+    let kind = match &node.kind {
+        Kind::Record(_) => SchemaKind::Record,
+        Kind::Array(_) => SchemaKind::Array,
+        Kind::Map(_) => SchemaKind::Map,
+        Kind::Leaf(leaf) => leaf.schema_kind(),
+        _ => return false,
+    };
+    SchemaKind::from(value) == kind
 }
 
 /// Writes one primitive or logical value. Each type takes its own `Value`

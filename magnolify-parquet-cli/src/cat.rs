@@ -220,23 +220,11 @@ impl JsonRecords {
                     Ok(Value::Null)
                 }
             }
-            Node::List { levels, element } => {
-                let mut out = Vec::new();
-                levels.read(src, |src| {
-                    out.push(self.read(element, src)?);
-                    Ok(())
-                })?;
-                Ok(Value::Array(out))
-            }
-            Node::Map { levels, key, value } => {
-                let mut out = Vec::new();
-                levels.read(src, |src| {
-                    let k = self.read(key, src)?;
-                    out.push(Value::Array(vec![k, self.read(value, src)?]));
-                    Ok(())
-                })?;
-                Ok(Value::Array(out))
-            }
+            Node::List { levels, element } => elements(levels, src, |src| self.read(element, src)),
+            Node::Map { levels, key, value } => elements(levels, src, |src| {
+                let k = self.read(key, src)?;
+                Ok(Value::Array(vec![k, self.read(value, src)?]))
+            }),
             Node::Group(fields) => {
                 let mut out = Map::with_capacity(fields.len());
                 for (name, field) in fields {
@@ -246,6 +234,21 @@ impl JsonRecords {
             }
         }
     }
+}
+
+/// The array of the values `element` reads, one per element of a list (or
+/// entry of a map).
+fn elements(
+    levels: &ListLevels,
+    src: &mut RecordSource,
+    mut element: impl FnMut(&mut RecordSource) -> Result<Value>,
+) -> Result<Value> {
+    let mut out = Vec::new();
+    levels.read(src, |src| {
+        out.push(element(src)?);
+        Ok(())
+    })?;
+    Ok(Value::Array(out))
 }
 
 /// The error for `column`, listing the paths the schema has.

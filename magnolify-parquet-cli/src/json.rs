@@ -151,6 +151,7 @@ pub fn int96_nanos(words: [u32; 3]) -> i128 {
 /// use magnolify_parquet_cli::json::decimal_text;
 /// assert_eq!(decimal_text("-999999999", 2), "-9999999.99");
 /// assert_eq!(decimal_text("5", 3), "0.005");
+/// assert_eq!(decimal_text("-5", 3), "-0.005");
 /// assert_eq!(decimal_text("0", 4), "0.0000");
 /// assert_eq!(decimal_text("12", -2), "1200");
 /// ```

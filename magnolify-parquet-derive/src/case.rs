@@ -103,38 +103,23 @@ fn lower_first(s: &str) -> String {
 mod tests {
     use super::RenameRule::{self, *};
 
+    /// Each rule on a field name (`user_id`) and on a variant name (`VeryHigh`).
     #[test]
-    fn fields() {
-        let cases: [(RenameRule, &str); 8] = [
-            (Lower, "user_id"),
-            (Upper, "USER_ID"),
-            (Pascal, "UserId"),
-            (Camel, "userId"),
-            (Snake, "user_id"),
-            (ScreamingSnake, "USER_ID"),
-            (Kebab, "user-id"),
-            (ScreamingKebab, "USER-ID"),
+    fn fields_and_variants() {
+        let cases: [(RenameRule, &str, &str); 8] = [
+            (Lower, "user_id", "veryhigh"),
+            (Upper, "USER_ID", "VERYHIGH"),
+            (Pascal, "UserId", "VeryHigh"),
+            (Camel, "userId", "veryHigh"),
+            (Snake, "user_id", "very_high"),
+            (ScreamingSnake, "USER_ID", "VERY_HIGH"),
+            (Kebab, "user-id", "very-high"),
+            (ScreamingKebab, "USER-ID", "VERY-HIGH"),
         ];
-        for (rule, expected) in cases {
-            assert_eq!(rule.apply_to_field("user_id"), expected, "{rule:?}");
+        for (rule, field, variant) in cases {
+            assert_eq!(rule.apply_to_field("user_id"), field, "{rule:?}");
+            assert_eq!(rule.apply_to_variant("VeryHigh"), variant, "{rule:?}");
         }
         assert_eq!(Camel.apply_to_field("x"), "x");
-    }
-
-    #[test]
-    fn variants() {
-        let cases: [(RenameRule, &str); 8] = [
-            (Lower, "veryhigh"),
-            (Upper, "VERYHIGH"),
-            (Pascal, "VeryHigh"),
-            (Camel, "veryHigh"),
-            (Snake, "very_high"),
-            (ScreamingSnake, "VERY_HIGH"),
-            (Kebab, "very-high"),
-            (ScreamingKebab, "VERY-HIGH"),
-        ];
-        for (rule, expected) in cases {
-            assert_eq!(rule.apply_to_variant("VeryHigh"), expected, "{rule:?}");
-        }
     }
 }

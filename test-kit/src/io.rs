@@ -4,8 +4,9 @@
 use bytes::Bytes;
 use magnolify_parquet::convert::RecordRead;
 use magnolify_parquet::mem::MemPageStore;
+use magnolify_parquet::parquet::file::metadata::ParquetMetaData;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
-use magnolify_parquet::{Error, OwnedRecord, ParquetReader, ParquetWriter, Result};
+use magnolify_parquet::{Derived, Error, OwnedRecord, ParquetReader, ParquetWriter, Result, WriterBuilder};
 
 /// Writes `rows` into a page store and reads them back.
 pub fn via_store<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
@@ -14,13 +15,18 @@ pub fn via_store<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
     store.read::<T>()?.collect()
 }
 
+/// Writes `rows` into a Parquet file in memory with the settings of `builder`.
+pub fn file_with<T: OwnedRecord>(builder: WriterBuilder<Derived<T>>, rows: &[T]) -> Result<Bytes> {
+    let mut writer = builder.build(Vec::new())?;
+    writer.write_all(rows)?;
+    Ok(Bytes::from(writer.into_inner()?))
+}
+
 /// Writes `rows` into a Parquet file in memory with small pages and row
 /// groups (3 records a page, 5 a row group, so that records cross their
 /// boundaries).
 pub fn small_pages_file<T: OwnedRecord>(rows: &[T]) -> Result<Bytes> {
-    let mut writer = ParquetWriter::<T, Vec<u8>>::builder().data_page_rows(3).max_row_group_rows(5).build(Vec::new())?;
-    writer.write_all(rows)?;
-    Ok(Bytes::from(writer.into_inner()?))
+    file_with(ParquetWriter::<T, Vec<u8>>::builder().data_page_rows(3).max_row_group_rows(5), rows)
 }
 
 /// Writes `rows` into a Parquet file in memory (small pages and row groups)
@@ -31,9 +37,7 @@ pub fn via_file<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
 
 /// Writes `rows` as `W` into a file with default settings.
 pub fn file_of<W: OwnedRecord>(rows: &[W]) -> Result<Bytes> {
-    let mut writer = ParquetWriter::<W, _>::new(Vec::new())?;
-    writer.write_all(rows)?;
-    Ok(Bytes::from(writer.into_inner()?))
+    file_with(ParquetWriter::<W, Vec<u8>>::builder(), rows)
 }
 
 /// Writes `rows` as `W` into a file and reads them as `R`.
@@ -81,4 +85,11 @@ pub fn read_with_until_error<C: RecordRead, R: ChunkReader + 'static>(
         Ok(reader) => until_error(reader),
         Err(e) => (Vec::new(), Some(e)),
     }
+}
+
+/// The footer's key-value entries whose key starts with `prefix` (such as
+/// the derive's doc comments), in file order.
+pub fn footer_entries(meta: &ParquetMetaData, prefix: &str) -> Vec<(String, Option<String>)> {
+    let entries = meta.file_metadata().key_value_metadata().into_iter().flatten();
+    entries.filter(|kv| kv.key.starts_with(prefix)).map(|kv| (kv.key.clone(), kv.value.clone())).collect()
 }

@@ -7,10 +7,14 @@
 //! writes the JSON of the records it writes, for the Python checks to compare
 //! with what pyarrow and DuckDB read.
 //!
+//! The text of leaf values (dates, times, timestamps, decimals, bytes,
+//! floats) is the CLI's ([`magnolify_parquet_cli::json`]), the one `cat`
+//! prints: the ToJson impls only turn the Rust values into what its
+//! functions take.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
 
+use magnolify_parquet_cli::json::{date_text, datetime_text, decimal_text, float, hex, time_text, NANOS_PER_DAY};
 use serde_json::Number;
 pub use serde_json::Value;
 
@@ -97,17 +101,6 @@ impl ToJson for bool {
     }
 }
 
-/// A double as the fixtures write it: NaN and infinities as strings.
-pub fn float(x: f64) -> Value {
-    if x.is_nan() {
-        Value::from("NaN")
-    } else if x.is_infinite() {
-        Value::from(if x > 0.0 { "Infinity" } else { "-Infinity" })
-    } else {
-        Number::from_f64(x).map_or(Value::Null, Value::Number)
-    }
-}
-
 impl ToJson for f32 {
     fn to_json(&self, _f: Fmt) -> Value {
         // Widening is exact, and the fixtures hold the widened double.
@@ -138,15 +131,6 @@ impl ToJson for Box<str> {
     fn to_json(&self, _f: Fmt) -> Value {
         Value::from(&**self)
     }
-}
-
-/// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
 }
 
 impl ToJson for Vec<u8> {
@@ -222,63 +206,53 @@ impl<K: ToJson, V: ToJson> JsonElem for BTreeMap<K, V> {}
 // Logical types
 // ---------------------------------------------------------------------------
 
-/// A year as the fixtures write it: 4 digits, or a sign and at least 4
-/// digits outside 0000..=9999.
-fn year(y: i32) -> String {
-    if (0..=9999).contains(&y) {
-        format!("{y:04}")
-    } else {
-        format!("{y:+05}")
-    }
-}
+/// Days from 0001-01-01 (day 1 of [`chrono::Datelike::num_days_from_ce`])
+/// to 1970-01-01.
+const DAYS_FROM_CE_TO_EPOCH: i64 = 719_163;
 
-fn date_text(d: chrono::NaiveDate) -> String {
+/// The days since 1970-01-01 of `d`, as [`date_text`] takes them.
+fn epoch_days(d: chrono::NaiveDate) -> i64 {
     use chrono::Datelike;
-    format!("{}-{:02}-{:02}", year(d.year()), d.month(), d.day())
+    i64::from(d.num_days_from_ce()) - DAYS_FROM_CE_TO_EPOCH
 }
 
-fn time_text(t: chrono::NaiveTime, digits: u8) -> String {
+/// The nanoseconds since midnight of `t`, as [`time_text`] takes them.
+fn day_nanos(t: chrono::NaiveTime) -> u64 {
     use chrono::Timelike;
-    let mut s = format!("{:02}:{:02}:{:02}", t.hour(), t.minute(), t.second());
-    if digits > 0 {
-        let frac = t.nanosecond() / 10u32.pow(9 - u32::from(digits.min(9)));
-        let _ = write!(s, ".{frac:0width$}", width = usize::from(digits));
-    }
-    s
+    u64::from(t.num_seconds_from_midnight()) * 1_000_000_000 + u64::from(t.nanosecond())
 }
 
-fn datetime_text(dt: chrono::NaiveDateTime, f: Fmt, zulu: bool) -> String {
-    let mut s = format!("{}T{}", date_text(dt.date()), time_text(dt.time(), f.digits));
-    if f.zulu.unwrap_or(zulu) {
-        s.push('Z');
-    }
-    s
+/// The JSON of a date and time: `f.digits` fraction digits, and a `Z` when
+/// `f` says so, else when `zulu`.
+fn datetime_json(dt: chrono::NaiveDateTime, f: Fmt, zulu: bool) -> Value {
+    let nanos = i128::from(epoch_days(dt.date())) * NANOS_PER_DAY + i128::from(day_nanos(dt.time()));
+    Value::from(datetime_text(nanos, f.digits, f.zulu.unwrap_or(zulu)))
 }
 
 impl ToJson for chrono::NaiveDate {
     fn to_json(&self, _f: Fmt) -> Value {
-        Value::from(date_text(*self))
+        Value::from(date_text(epoch_days(*self)))
     }
 }
 impl JsonElem for chrono::NaiveDate {}
 
 impl ToJson for chrono::NaiveTime {
     fn to_json(&self, f: Fmt) -> Value {
-        Value::from(time_text(*self, f.digits))
+        Value::from(time_text(day_nanos(*self), f.digits))
     }
 }
 impl JsonElem for chrono::NaiveTime {}
 
 impl ToJson for chrono::NaiveDateTime {
     fn to_json(&self, f: Fmt) -> Value {
-        Value::from(datetime_text(*self, f, false))
+        datetime_json(*self, f, false)
     }
 }
 impl JsonElem for chrono::NaiveDateTime {}
 
 impl ToJson for chrono::DateTime<chrono::Utc> {
     fn to_json(&self, f: Fmt) -> Value {
-        Value::from(datetime_text(self.naive_utc(), f, true))
+        datetime_json(self.naive_utc(), f, true)
     }
 }
 impl JsonElem for chrono::DateTime<chrono::Utc> {}
@@ -297,20 +271,6 @@ impl ToJson for rust_decimal::Decimal {
     }
 }
 impl JsonElem for rust_decimal::Decimal {}
-
-/// Plain notation of `digits × 10^-scale` with exactly `scale` fraction
-/// digits (no fraction and trailing zeros for a negative scale).
-pub fn decimal_text(digits: &str, scale: i64) -> String {
-    let (sign, abs) = digits.strip_prefix('-').map_or(("", digits), |d| ("-", d));
-    if scale <= 0 {
-        let zeros = "0".repeat(usize::try_from(-scale).unwrap_or(0));
-        return if abs == "0" { "0".to_owned() } else { format!("{sign}{abs}{zeros}") };
-    }
-    let scale = usize::try_from(scale).unwrap_or(0);
-    let padded = format!("{abs:0>width$}", width = scale + 1);
-    let (int, frac) = padded.split_at(padded.len() - scale);
-    format!("{sign}{int}.{frac}")
-}
 
 impl ToJson for bigdecimal::BigDecimal {
     fn to_json(&self, _f: Fmt) -> Value {
@@ -467,6 +427,21 @@ pub fn plain(v: Value) -> Value {
     }
 }
 
+/// `v` with every object's keys in sorted order, as serde_json prints them
+/// without its `preserve_order` feature, which the CLI turns on for every
+/// crate built with it.
+pub fn sorted_keys(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut entries: Vec<(&String, &Value)> = o.iter().collect();
+            entries.sort_by_key(|(k, _)| *k);
+            Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted_keys(v))).collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Compares records with the expected rows; the error lists the first
 /// differences and how many there are.
 pub fn check_rows<T: ToJson>(actual: &[T], expected: &[Value]) -> Result<(), String> {
@@ -488,15 +463,6 @@ pub fn check_rows<T: ToJson>(actual: &[T], expected: &[Value]) -> Result<(), Str
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decimal_text_pads_to_the_scale() {
-        assert_eq!(decimal_text("-999999999", 2), "-9999999.99");
-        assert_eq!(decimal_text("0", 4), "0.0000");
-        assert_eq!(decimal_text("5", 3), "0.005");
-        assert_eq!(decimal_text("-5", 3), "-0.005");
-        assert_eq!(decimal_text("12", -2), "1200");
-    }
 
     #[test]
     fn diff_is_exact_on_numbers_and_orderless_on_maps() {

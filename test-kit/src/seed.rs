@@ -5,26 +5,47 @@
 //! magnolify's `AvroCompat` import writes it); the others differ only in
 //! `list`. The default re-exported at this module's root is `two_level`.
 
+use serde::{Deserialize, Serialize};
+
 use crate::rng::XorShift;
 
-macro_rules! seed_layout {
-    ($layout:literal) => {
-        use serde::{Deserialize, Serialize};
+/// Three required leaves; `Nested` holds it required, optional and in a list
+/// (the same type in every layout: it has no list).
+#[derive(magnolify_parquet::ParquetType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Required {
+    /// A flag.
+    pub b: bool,
+    /// A number.
+    pub i: i32,
+    /// A short text.
+    pub s: String,
+}
+crate::to_json_struct!(Required { "b" => b, "i" => i, "s" => s });
 
-        /// Three required leaves; `Nested` holds it required, optional and in a list.
-        #[derive(magnolify_parquet::ParquetType, Serialize, Deserialize, Clone, Debug, PartialEq)]
-        pub struct Required {
-            /// A flag.
-            pub b: bool,
-            /// A number.
-            pub i: i32,
-            /// A short text.
-            pub s: String,
-        }
+/// The three leaves of [`Required`] in a message's text, each line indented
+/// by `$indent`.
+macro_rules! required_leaves {
+    ($indent:literal) => {
+        concat!(
+            $indent,
+            "REQUIRED BOOLEAN b;\n",
+            $indent,
+            "REQUIRED INT32 i (INTEGER(32,true));\n",
+            $indent,
+            "REQUIRED BYTE_ARRAY s (STRING);\n"
+        )
+    };
+}
+
+/// A layout's module: `Nested` with `list = $layout`, its message text (with
+/// `$list`, the text of `l`) and its rows.
+macro_rules! seed_layout {
+    ($layout:literal, $list:expr) => {
+        pub use super::Required;
 
         /// The seed record: 12 leaf columns, levels (0,0) for `b, i, s, r.*`,
         /// (0,1) for `o.*` and (1,1) for the list's leaves.
-        #[derive(magnolify_parquet::ParquetType, Serialize, Deserialize, Clone, Debug, PartialEq)]
+        #[derive(magnolify_parquet::ParquetType, super::Serialize, super::Deserialize, Clone, Debug, PartialEq)]
         #[parquet(list = $layout)]
         pub struct Nested {
             /// A flag.
@@ -40,6 +61,21 @@ macro_rules! seed_layout {
             /// A list of groups.
             pub l: Vec<Required>,
         }
+        crate::to_json_struct!(Nested { "b" => b, "i" => i, "s" => s, "r" => r, "o" => o, "l" => l });
+
+        /// The Parquet schema of [`Nested`], written out by hand.
+        pub const MESSAGE: &str = concat!(
+            "message Nested {\n",
+            required_leaves!("  "),
+            "  REQUIRED group r {\n",
+            required_leaves!("    "),
+            "  }\n",
+            "  OPTIONAL group o {\n",
+            required_leaves!("    "),
+            "  }\n",
+            $list,
+            "}\n"
+        );
 
         fn required(b: bool, i: i32, s: &str) -> Required {
             Required { b, i, s: s.to_owned() }
@@ -114,47 +150,51 @@ macro_rules! seed_layout {
 
 /// The seed record with 3-level lists (the format's standard).
 pub mod three_level {
-    seed_layout!("three-level");
+    seed_layout!(
+        "three-level",
+        concat!(
+            "  REQUIRED group l (LIST) {\n",
+            "    REPEATED group list {\n",
+            "      REQUIRED group element {\n",
+            required_leaves!("        "),
+            "      }\n",
+            "    }\n",
+            "  }\n"
+        )
+    );
 }
 
 /// The seed record with 2-level `array` lists: the benchmark's own.
 pub mod two_level {
-    seed_layout!("two-level");
+    seed_layout!(
+        "two-level",
+        concat!(
+            "  REQUIRED group l (LIST) {\n",
+            "    REPEATED group array {\n",
+            required_leaves!("      "),
+            "    }\n",
+            "  }\n"
+        )
+    );
 }
 
 /// The seed record with bare repeated fields (1-level lists).
 pub mod repeated {
-    seed_layout!("repeated");
+    seed_layout!("repeated", concat!("  REPEATED group l {\n", required_leaves!("    "), "  }\n"));
 }
 
 pub use two_level::*;
 
-/// The Parquet schema of the two-level [`Nested`], written out by hand for
-/// the code that may not use the library (the benches' columnar floor); a
-/// test checks it is what the derive gives.
-pub const NESTED_MESSAGE: &str = "message Nested {
-  REQUIRED BOOLEAN b;
-  REQUIRED INT32 i (INTEGER(32,true));
-  REQUIRED BYTE_ARRAY s (STRING);
-  REQUIRED group r {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  OPTIONAL group o {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  REQUIRED group l (LIST) {
-    REPEATED group array {
-      REQUIRED BOOLEAN b;
-      REQUIRED INT32 i (INTEGER(32,true));
-      REQUIRED BYTE_ARRAY s (STRING);
+/// The Parquet schema of the two-level [`Nested`], for the code that may not
+/// use the library (the benches' columnar floor); a test checks it is what
+/// the derive gives.
+pub const NESTED_MESSAGE: &str = two_level::MESSAGE;
+
+impl From<three_level::Nested> for two_level::Nested {
+    fn from(n: three_level::Nested) -> Self {
+        two_level::Nested { b: n.b, i: n.i, s: n.s, r: n.r, o: n.o, l: n.l }
     }
-  }
 }
-";
 
 #[cfg(test)]
 mod tests {

@@ -25,6 +25,9 @@ use magnolify_parquet::{Derived, OwnedRecord, ParquetType, ParquetWriter, Writer
 use rust_decimal::Decimal;
 use serde_json::Value;
 use test_kit::json::{self, Fmt, ToJson};
+use test_kit::seed::three_level::Nested;
+use test_kit::seed::two_level::Nested as NestedTwoLevel;
+use test_kit::seed::Required as Inner;
 use test_kit::to_json_struct;
 use uuid::Uuid;
 
@@ -86,39 +89,8 @@ fn text(rng: &mut Rng) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// The seed record, in both list layouts
+// The seed record, in both list layouts (test_kit::seed's)
 // ---------------------------------------------------------------------------
-
-#[derive(ParquetType, Debug, Clone)]
-struct Inner {
-    b: bool,
-    i: i32,
-    s: String,
-}
-to_json_struct!(Inner { "b" => b, "i" => i, "s" => s });
-
-#[derive(ParquetType, Debug, Clone)]
-struct Nested {
-    b: bool,
-    i: i32,
-    s: String,
-    r: Inner,
-    o: Option<Inner>,
-    l: Vec<Inner>,
-}
-to_json_struct!(Nested { "b" => b, "i" => i, "s" => s, "r" => r, "o" => o, "l" => l });
-
-#[derive(ParquetType, Debug, Clone)]
-#[parquet(list = "two-level")]
-struct NestedTwoLevel {
-    b: bool,
-    i: i32,
-    s: String,
-    r: Inner,
-    o: Option<Inner>,
-    l: Vec<Inner>,
-}
-to_json_struct!(NestedTwoLevel { "b" => b, "i" => i, "s" => s, "r" => r, "o" => o, "l" => l });
 
 fn inner(rng: &mut Rng) -> Inner {
     Inner { b: rng.chance(50), i: rng.i32(), s: text(rng) }
@@ -572,8 +544,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let nested = nested_rows();
     emit(dir, "nested.three-level", &nested, ParquetWriter::<Nested, _>::builder())?;
-    let two_level: Vec<NestedTwoLevel> =
-        nested.into_iter().map(|n| NestedTwoLevel { b: n.b, i: n.i, s: n.s, r: n.r, o: n.o, l: n.l }).collect();
+    let two_level: Vec<NestedTwoLevel> = nested.into_iter().map(NestedTwoLevel::from).collect();
     emit(dir, "nested.two-level", &two_level, ParquetWriter::<NestedTwoLevel, _>::builder())?;
     Ok(())
 }

@@ -13,6 +13,7 @@ same bytes on every run (for the same fastavro version).
 import datetime
 import decimal
 import hashlib
+import json
 import random
 import sys
 import uuid
@@ -23,82 +24,13 @@ import fastavro
 SEED = 20240611
 UTC = datetime.timezone.utc
 
-PRIMITIVES = {
-    "type": "record",
-    "name": "Primitives",
-    "namespace": "peer.fastavro",
-    "fields": [
-        {"name": "b", "type": "boolean"},
-        {"name": "i", "type": "int"},
-        {"name": "l", "type": "long"},
-        {"name": "f", "type": "float"},
-        {"name": "d", "type": "double"},
-        {"name": "by", "type": "bytes"},
-        {"name": "s", "type": "string"},
-        {"name": "ns", "type": ["null", "string"], "default": None},
-        {"name": "nl", "type": ["long", "null"], "default": 0},
-        {"name": "color", "type": {"type": "enum", "name": "Color", "symbols": ["RED", "GREEN", "BLUE"]}},
-        {"name": "hash", "type": {"type": "fixed", "name": "Hash", "size": 8}},
-        {"name": "nothing", "type": "null"},
-    ],
-}
+# The schemas, beside the files they describe (fastavro has no nanosecond or
+# duration types: logical.avsc's tsn and dur come out as the plain long / fixed).
+SCHEMAS = Path(__file__).resolve().parent.parent / "fixtures" / "avro"
 
-LOGICAL = {
-    "type": "record",
-    "name": "Logical",
-    "namespace": "peer.fastavro",
-    "fields": [
-        {"name": "price", "type": {"type": "bytes", "logicalType": "decimal", "precision": 12, "scale": 2}},
-        {
-            "name": "rate",
-            "type": {"type": "fixed", "name": "Rate", "size": 9, "logicalType": "decimal", "precision": 20, "scale": 6},
-        },
-        {"name": "day", "type": {"type": "int", "logicalType": "date"}},
-        {"name": "tmil", "type": {"type": "int", "logicalType": "time-millis"}},
-        {"name": "tmic", "type": {"type": "long", "logicalType": "time-micros"}},
-        {"name": "tsm", "type": {"type": "long", "logicalType": "timestamp-millis"}},
-        {"name": "tsu", "type": {"type": "long", "logicalType": "timestamp-micros"}},
-        {"name": "ltsm", "type": {"type": "long", "logicalType": "local-timestamp-millis"}},
-        {"name": "ltsu", "type": {"type": "long", "logicalType": "local-timestamp-micros"}},
-        # fastavro has no nanosecond or duration types: it writes the plain long / fixed.
-        {"name": "tsn", "type": {"type": "long", "logicalType": "timestamp-nanos"}},
-        {"name": "dur", "type": {"type": "fixed", "name": "Dur", "size": 12, "logicalType": "duration"}},
-        {"name": "id", "type": {"type": "string", "logicalType": "uuid"}},
-        {"name": "maybe_ts", "type": ["null", {"type": "long", "logicalType": "timestamp-micros"}], "default": None},
-    ],
-}
 
-NESTED = {
-    "type": "record",
-    "name": "Nested",
-    "namespace": "peer.fastavro",
-    "fields": [
-        {"name": "id", "type": "long"},
-        {
-            "name": "point",
-            "type": {
-                "type": "record",
-                "name": "Point",
-                "fields": [{"name": "x", "type": "double"}, {"name": "y", "type": "double"}],
-            },
-        },
-        {"name": "maybe_point", "type": ["null", "Point"], "default": None},
-        {"name": "choice", "type": ["null", "int", "string", "Point"], "default": None},
-        {"name": "either", "type": ["string", "long"]},
-        {"name": "tags", "type": {"type": "array", "items": "string"}},
-        {"name": "scores", "type": {"type": "array", "items": ["null", "double"]}},
-        {"name": "points", "type": {"type": "array", "items": "Point"}},
-        {"name": "matrix", "type": {"type": "array", "items": {"type": "array", "items": "int"}}},
-        {"name": "attrs", "type": {"type": "map", "values": "string"}},
-        {"name": "counts", "type": {"type": "map", "values": ["null", "long"]}},
-        {"name": "paths", "type": {"type": "map", "values": {"type": "array", "items": "Point"}}},
-        {"name": "maybe_tags", "type": ["null", {"type": "array", "items": "string"}], "default": None},
-        {
-            "name": "levels",
-            "type": {"type": "array", "items": {"type": "enum", "name": "Level", "symbols": ["LOW", "MID", "HIGH"]}},
-        },
-    ],
-}
+def schema(name):
+    return json.loads((SCHEMAS / f"{name}.avsc").read_text(encoding="utf-8"))
 
 
 def text(rng, max_len=12):
@@ -173,9 +105,9 @@ def nested(rng, n):
 
 
 FILES = [
-    ("primitives.avro", PRIMITIVES, primitives, 50, "null"),
-    ("logical.avro", LOGICAL, logical, 40, "deflate"),
-    ("nested.avro", NESTED, nested, 60, "deflate"),
+    ("primitives.avro", schema("primitives"), primitives, 50, "null"),
+    ("logical.avro", schema("logical"), logical, 40, "deflate"),
+    ("nested.avro", schema("nested"), nested, 60, "deflate"),
 ]
 
 

@@ -54,11 +54,11 @@ pub(crate) fn resolve(leaf: &Leaf, node: &FileNode<'_>, descr: &ColumnDescriptor
     let mismatch = || node.error(format!("Avro {} cannot read {}", describe_leaf(leaf), node.describe()));
     // A time unit the file states must be the one the Avro type means:
     // the values are not rescaled.
-    let unit = |expected: Unit| match &ann {
+    let timed = |expected: Unit, conv: Conv| match &ann {
         Annotation::Time { unit, .. } | Annotation::Timestamp { unit, .. } if *unit != expected => {
             Err(node.error(format!("Avro {} cannot read {}: the time units differ", leaf.avro_name(), node.describe())))
         }
-        _ => Ok(()),
+        _ => Ok(conv),
     };
     use Physical::*;
     Ok(match (leaf, physical) {
@@ -100,38 +100,14 @@ pub(crate) fn resolve(leaf: &Leaf, node: &FileNode<'_>, descr: &ColumnDescriptor
         (Leaf::Uuid { .. }, BYTE_ARRAY) => Conv::UuidFromText,
         (Leaf::Uuid { .. }, FIXED_LEN_BYTE_ARRAY) if length == Some(16) => Conv::UuidFromBytes,
         (Leaf::Date, INT32) => Conv::I32(Value::Date),
-        (Leaf::TimeMillis, INT32) => {
-            unit(Unit::Millis)?;
-            Conv::I32(Value::TimeMillis)
-        }
-        (Leaf::TimeMicros, INT64) => {
-            unit(Unit::Micros)?;
-            Conv::I64(Value::TimeMicros)
-        }
-        (Leaf::TimestampMillis, INT64) => {
-            unit(Unit::Millis)?;
-            Conv::I64(Value::TimestampMillis)
-        }
-        (Leaf::TimestampMicros, INT64) => {
-            unit(Unit::Micros)?;
-            Conv::I64(Value::TimestampMicros)
-        }
-        (Leaf::TimestampNanos, INT64) => {
-            unit(Unit::Nanos)?;
-            Conv::I64(Value::TimestampNanos)
-        }
-        (Leaf::LocalTimestampMillis, INT64) => {
-            unit(Unit::Millis)?;
-            Conv::I64(Value::LocalTimestampMillis)
-        }
-        (Leaf::LocalTimestampMicros, INT64) => {
-            unit(Unit::Micros)?;
-            Conv::I64(Value::LocalTimestampMicros)
-        }
-        (Leaf::LocalTimestampNanos, INT64) => {
-            unit(Unit::Nanos)?;
-            Conv::I64(Value::LocalTimestampNanos)
-        }
+        (Leaf::TimeMillis, INT32) => timed(Unit::Millis, Conv::I32(Value::TimeMillis))?,
+        (Leaf::TimeMicros, INT64) => timed(Unit::Micros, Conv::I64(Value::TimeMicros))?,
+        (Leaf::TimestampMillis, INT64) => timed(Unit::Millis, Conv::I64(Value::TimestampMillis))?,
+        (Leaf::TimestampMicros, INT64) => timed(Unit::Micros, Conv::I64(Value::TimestampMicros))?,
+        (Leaf::TimestampNanos, INT64) => timed(Unit::Nanos, Conv::I64(Value::TimestampNanos))?,
+        (Leaf::LocalTimestampMillis, INT64) => timed(Unit::Millis, Conv::I64(Value::LocalTimestampMillis))?,
+        (Leaf::LocalTimestampMicros, INT64) => timed(Unit::Micros, Conv::I64(Value::LocalTimestampMicros))?,
+        (Leaf::LocalTimestampNanos, INT64) => timed(Unit::Nanos, Conv::I64(Value::LocalTimestampNanos))?,
         (Leaf::Duration, FIXED_LEN_BYTE_ARRAY) if length == Some(12) => Conv::Duration,
         _ => return Err(mismatch()),
     })

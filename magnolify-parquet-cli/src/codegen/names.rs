@@ -259,26 +259,34 @@ mod tests {
 
     #[test]
     fn snake_names() {
-        assert_eq!(snake_case("user_id"), "user_id");
-        assert_eq!(snake_case("userId"), "user_id");
-        assert_eq!(snake_case("UserID"), "user_id");
-        assert_eq!(snake_case("first name"), "first_name");
-        assert_eq!(snake_case("1st"), "_1st");
-        assert_eq!(snake_case("a.b"), "a_b");
-        assert_eq!(snake_case("__index_level_0__"), "__index_level_0__");
-        assert_eq!(snake_case("a__b"), "a_b");
-        assert_eq!(snake_case("_"), "field");
-        assert_eq!(snake_case("日付"), "field");
+        for (name, snake) in [
+            ("user_id", "user_id"),
+            ("userId", "user_id"),
+            ("UserID", "user_id"),
+            ("first name", "first_name"),
+            ("1st", "_1st"),
+            ("a.b", "a_b"),
+            ("__index_level_0__", "__index_level_0__"),
+            ("a__b", "a_b"),
+            ("_", "field"),
+            ("日付", "field"),
+        ] {
+            assert_eq!(snake_case(name), snake, "{name}");
+        }
     }
 
     #[test]
     fn camel_names() {
-        assert_eq!(camel_case("address"), "Address");
-        assert_eq!(camel_case("HTTPLog"), "HTTPLog");
-        assert_eq!(camel_case("spark_schema"), "SparkSchema");
-        assert_eq!(camel_case("line items"), "LineItems");
-        assert_eq!(camel_case("2d"), "Group2d");
-        assert_eq!(camel_case(""), "Group");
+        for (name, camel) in [
+            ("address", "Address"),
+            ("HTTPLog", "HTTPLog"),
+            ("spark_schema", "SparkSchema"),
+            ("line items", "LineItems"),
+            ("2d", "Group2d"),
+            ("", "Group"),
+        ] {
+            assert_eq!(camel_case(name), camel, "{name}");
+        }
     }
 
     #[test]

@@ -10,7 +10,6 @@
 
 use super::model::{
     DecimalAttr, DecimalPhysical, EnumDef, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef,
-    TimeUnit,
 };
 use super::names::string_literal;
 
@@ -144,12 +143,8 @@ fn attr_keys(a: &FieldAttrs) -> Vec<String> {
         keys.push(format!("list = \"{layout}\""));
     }
     if let Some(u) = a.timestamp {
-        let unit = match u {
-            TimeUnit::Millis => "millis",
-            TimeUnit::Micros => "micros",
-            TimeUnit::Nanos => "nanos",
-        };
-        keys.push(format!("timestamp = \"{unit}\""));
+        // The attribute spells a unit as its variant's name in lower case.
+        keys.push(format!("timestamp = \"{}\"", format!("{u:?}").to_ascii_lowercase()));
     }
     if let Some(d) = &a.decimal {
         keys.push(decimal_key(d));

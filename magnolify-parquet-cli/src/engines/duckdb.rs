@@ -6,24 +6,24 @@
 use magnolify_parquet::TimeUnit;
 
 use super::node::Node;
+use super::Flag;
 use super::Severity::{self, Different, Unreadable};
 
 /// DuckDB's `DecimalType::MaxWidth()`.
 const MAX_DECIMAL_PRECISION: i32 = 38;
 
-/// DuckDB's findings on one node.
-pub fn rules(n: &Node<'_>) -> Vec<(Severity, String)> {
-    let mut out = Vec::new();
+/// DuckDB's findings that one property of the node decides.
+pub const FLAGS: &[Flag] = &[
     // The converted-type switch lists BSON with MAP/LIST under
     // "Unsupported converted type" (and the BSON logical type is not
     // handled before it), so the file is refused.
-    if n.is_bson() && !n.ty.is_group() {
-        out.push((Unreadable, "BSON columns are refused: \"Unsupported converted type\"".into()));
-    }
+    (|n| n.is_bson() && !n.ty.is_group(), Unreadable, "BSON columns are refused: \"Unsupported converted type\""),
     // FLOAT16 on FIXED_LEN_BYTE_ARRAY(2) is read as FLOAT.
-    if n.is_float16() {
-        out.push((Different, "FLOAT16 reads as FLOAT (32-bit)".into()));
-    }
+    (|n| n.is_float16(), Different, "FLOAT16 reads as FLOAT (32-bit)"),
+];
+
+/// DuckDB's other findings on one node.
+pub fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
     // TIME with isAdjustedToUTC = true becomes TIME WITH TIME ZONE; TIME
     // NANOS becomes TIME, which holds microseconds.
     if let Some((unit, utc)) = n.time() {
@@ -49,43 +49,5 @@ pub fn rules(n: &Node<'_>) -> Vec<(Severity, String)> {
             Different,
             format!("DECIMAL precision {p} exceeds DuckDB's {MAX_DECIMAL_PRECISION}: reads as DOUBLE"),
         ));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::test_util::findings;
-    use super::super::{Engine, Severity::*};
-
-    fn duckdb(schema: &str) -> Vec<(String, super::Severity)> {
-        findings(Engine::DuckDb, schema)
-    }
-
-    #[test]
-    fn bson_is_unreadable() {
-        assert_eq!(
-            duckdb("message m { required binary b (BSON); required binary j (JSON); }"),
-            [("b".into(), Unreadable)]
-        );
-    }
-
-    #[test]
-    fn float16_and_wide_decimals_read_differently() {
-        let f = duckdb(
-            "message m { required fixed_len_byte_array(2) h (FLOAT16); required binary d (DECIMAL(50,10));
-             required fixed_len_byte_array(16) u (UUID); required fixed_len_byte_array(12) i (INTERVAL); }",
-        );
-        assert_eq!(f, [("h".into(), Different), ("d".into(), Different)]);
-    }
-
-    #[test]
-    fn times_and_timestamps() {
-        let f = duckdb(
-            "message m { required int64 a (TIME(NANOS,false)); required int32 b (TIME(MILLIS,true));
-             required int64 c (TIMESTAMP(NANOS,true)); required int64 d (TIMESTAMP(NANOS,false));
-             required int64 e (TIME(MICROS,false)); }",
-        );
-        assert_eq!(f, [("a".into(), Different), ("b".into(), Different), ("c".into(), Different)]);
     }
 }

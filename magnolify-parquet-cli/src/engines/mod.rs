@@ -102,17 +102,30 @@ impl fmt::Display for Finding {
     }
 }
 
-/// The findings of `engine` on the schema `message`, in schema order.
+/// A rule that one property of a node decides: whether the node has it,
+/// how bad that is and why.
+type Flag = (fn(&Node<'_>) -> bool, Severity, &'static str);
+
+/// An engine's rules that look further than one property: they add their
+/// findings on a node.
+type Rules = fn(&Node<'_>, &mut Vec<(Severity, String)>);
+
+/// The findings of `engine` on the schema `message`, in schema order; on
+/// each node, its flags' first.
 pub fn check(message: &Type, engine: Engine) -> Vec<Finding> {
-    let rules: fn(&Node<'_>) -> Vec<(Severity, String)> = match engine {
-        Engine::Spark => spark::rules,
-        Engine::DuckDb => duckdb::rules,
-        Engine::PyArrow => pyarrow::rules,
-        Engine::Trino => trino::rules,
+    let (flags, rules): (&[Flag], Rules) = match engine {
+        Engine::Spark => (spark::FLAGS, spark::rules),
+        Engine::DuckDb => (duckdb::FLAGS, duckdb::rules),
+        Engine::PyArrow => (pyarrow::FLAGS, |_, _| {}),
+        Engine::Trino => (trino::FLAGS, trino::rules),
     };
     let mut out = Vec::new();
     for node in Node::walk(message) {
-        for (severity, reason) in rules(&node) {
+        let flagged = flags.iter().filter(|(applies, ..)| applies(&node));
+        let mut found: Vec<(Severity, String)> =
+            flagged.map(|&(_, severity, reason)| (severity, reason.into())).collect();
+        rules(&node, &mut found);
+        for (severity, reason) in found {
             out.push(Finding { column: node.path.clone(), engine, severity, reason });
         }
     }
@@ -135,37 +148,4 @@ pub fn report(engine: Engine, findings: &[Finding]) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod test_util {
-    use super::{check, Engine, Severity};
-
-    /// The findings of `engine` on a schema text, as (column, severity).
-    pub fn findings(engine: Engine, schema: &str) -> Vec<(String, Severity)> {
-        let message = parquet::schema::parser::parse_message_type(schema).expect("test schema parses");
-        check(&message, engine).into_iter().map(|f| (f.column, f.severity)).collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn engines_parse_and_print() {
-        for e in Engine::ALL {
-            assert_eq!(e.name().parse::<Engine>(), Ok(e));
-        }
-        assert!("presto".parse::<Engine>().is_err());
-    }
-
-    #[test]
-    fn report_counts_findings() {
-        let message = parquet::schema::parser::parse_message_type(
-            "message m { required fixed_len_byte_array(16) id (UUID); required int64 n (INTEGER(64,false)); }",
-        )
-        .expect("schema parses");
-        let findings = check(&message, Engine::Spark);
-        let text = report(Engine::Spark, &findings);
-        assert!(text.starts_with("spark: 1 unreadable, 1 read differently\n  id: unreadable: "), "{text}");
-        assert_eq!(report(Engine::DuckDb, &[]), "duckdb: every column reads as the schema says\n");
-    }
-}
+mod tests;

@@ -7,29 +7,29 @@
 use magnolify_parquet::TimeUnit;
 
 use super::node::{unit_name, Node};
+use super::Flag;
 use super::Severity::{self, Different, Unreadable};
 
 /// Spark's `DecimalType.MAX_PRECISION`.
 const MAX_DECIMAL_PRECISION: i32 = 38;
 
-/// Spark's findings on one node.
-pub fn rules(n: &Node<'_>) -> Vec<(Severity, String)> {
-    let mut out = Vec::new();
+/// Spark's findings that one property of the node decides.
+pub const FLAGS: &[Flag] = &[
     // FIXED_LEN_BYTE_ARRAY accepts DECIMAL, INTERVAL (not implemented) and
     // no annotation; anything else is `illegalType()`. Reported as
     // "Illegal Parquet type: FIXED_LEN_BYTE_ARRAY (UUID)" in
     // https://github.com/apache/spark/issues/55684 (UUID support is still an
     // open pull request: https://github.com/apache/spark/pull/57003).
-    if n.is_uuid() {
-        out.push((Unreadable, "Spark has no UUID type: \"Illegal Parquet type: FIXED_LEN_BYTE_ARRAY (UUID)\"".into()));
-    }
-    if n.is_float16() {
-        out.push((Unreadable, "Spark has no FLOAT16 type: \"Illegal Parquet type\"".into()));
-    }
+    (|n| n.is_uuid(), Unreadable, "Spark has no UUID type: \"Illegal Parquet type: FIXED_LEN_BYTE_ARRAY (UUID)\""),
+    (|n| n.is_float16(), Unreadable, "Spark has no FLOAT16 type: \"Illegal Parquet type\""),
     // FIXED_LEN_BYTE_ARRAY (INTERVAL) => typeNotImplemented().
-    if n.is_interval() {
-        out.push((Unreadable, "INTERVAL is not implemented: \"Parquet type not yet supported\"".into()));
-    }
+    (|n| n.is_interval(), Unreadable, "INTERVAL is not implemented: \"Parquet type not yet supported\""),
+    // MAP groups need a key/value group with exactly two fields.
+    (|n| n.is_key_only_map(), Unreadable, "a key-only MAP is an \"Invalid map type\" for Spark"),
+];
+
+/// Spark's other findings on one node.
+pub fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
     // INT64 TIMESTAMP(NANOS) is LongType only with nanosAsLong
     // (SPARK-40819), else illegal.
     if let Some((TimeUnit::Nanos, _)) = n.timestamp() {
@@ -73,67 +73,5 @@ pub fn rules(n: &Node<'_>) -> Vec<(Severity, String)> {
     // makeDecimalType: DecimalType holds at most 38 digits.
     if let Some(p) = n.decimal_precision().filter(|&p| p > MAX_DECIMAL_PRECISION) {
         out.push((Unreadable, format!("DECIMAL precision {p} exceeds Spark's maximum of {MAX_DECIMAL_PRECISION}")));
-    }
-    // MAP groups need a key/value group with exactly two fields.
-    if n.is_key_only_map() {
-        out.push((Unreadable, "a key-only MAP is an \"Invalid map type\" for Spark".into()));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::test_util::findings;
-    use super::super::{Engine, Severity::*};
-
-    fn spark(schema: &str) -> Vec<(String, super::Severity)> {
-        findings(Engine::Spark, schema)
-    }
-
-    #[test]
-    fn uuid_float16_interval_are_unreadable() {
-        let f = spark(
-            "message m { required fixed_len_byte_array(16) u (UUID); required fixed_len_byte_array(2) h (FLOAT16);
-             required fixed_len_byte_array(12) i (INTERVAL); required fixed_len_byte_array(16) plain; }",
-        );
-        assert_eq!(f, [("u".into(), Unreadable), ("h".into(), Unreadable), ("i".into(), Unreadable)]);
-    }
-
-    #[test]
-    fn nanos_timestamps_are_unreadable() {
-        let f = spark(
-            "message m { required int64 a (TIMESTAMP(NANOS,true)); required int64 b (TIMESTAMP(MICROS,false));
-             required int64 c (TIMESTAMP_MILLIS); required int96 d; }",
-        );
-        assert_eq!(f, [("a".into(), Unreadable)]);
-    }
-
-    #[test]
-    fn times_need_spark_4_1_and_micros() {
-        let f = spark(
-            "message m { required int32 a (TIME(MILLIS,false)); required int64 b (TIME(MICROS,false));
-             required int64 c (TIME(NANOS,false)); required int64 d (TIME(MICROS,true)); }",
-        );
-        assert_eq!(f.len(), 4);
-        assert!(f.iter().all(|(_, s)| *s == Unreadable));
-    }
-
-    #[test]
-    fn unsigned_integers_widen() {
-        let f = spark(
-            "message m { required int32 a (INTEGER(8,false)); required int64 b (UINT_64);
-             required int32 d (INT_16); required int64 e (INTEGER(64,true)); }",
-        );
-        assert_eq!(f, [("a".into(), Different), ("b".into(), Different)]);
-    }
-
-    #[test]
-    fn wide_decimals_and_key_only_maps_are_unreadable() {
-        let f = spark(
-            "message m { required fixed_len_byte_array(20) a (DECIMAL(40,2)); required int64 b (DECIMAL(18,2));
-             required group s (MAP) { repeated group key_value { required binary key (STRING); } }
-             required group ok (MAP) { repeated group key_value { required binary key (STRING); optional int32 value; } } }",
-        );
-        assert_eq!(f, [("a".into(), Unreadable), ("s".into(), Unreadable)]);
     }
 }

@@ -14,6 +14,24 @@ pub fn run(args: &[&OsStr]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_magnolify-parquet")).args(args).output().expect("the binary runs")
 }
 
+/// The binary's standard output.
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The binary's standard error.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs the binary with `args`, checks that it exits with `code` (showing
+/// its stderr if not) and returns its standard output.
+pub fn stdout_of(args: &[&OsStr], code: i32) -> String {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(&out));
+    stdout(&out)
+}
+
 /// A fresh directory for one test's files.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("magnolify-cli-test-{}-{name}", std::process::id()));

@@ -2,7 +2,7 @@
 
 use syn::Attribute;
 
-use super::{for_each_key, set_once, unknown_key, value, ListLayout, Spanned};
+use super::{parse_keys, set_choice, set_string, ListLayout, Spanned};
 use crate::case::RenameRule;
 use crate::errors::Errors;
 
@@ -21,29 +21,15 @@ const KEYS: [&str; 3] = ["rename", "rename_all", "list"];
 
 impl ContainerAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
-        let mut out = ContainerAttrs::default();
-        for_each_key(attrs, errors, |meta, key, errors| {
+        parse_keys(attrs, errors, "container", &KEYS, |out: &mut Self, meta, key, errors| {
             match key {
-                "rename" => {
-                    if let Some(s) = value::string(meta, "rename = \"Name\"", errors)? {
-                        set_once(&mut out.rename, meta, s.value(), errors);
-                    }
-                }
-                "rename_all" => {
-                    if let Some(rule) = value::choice(meta, &RenameRule::ALL, errors)? {
-                        set_once(&mut out.rename_all, meta, rule, errors);
-                    }
-                }
-                "list" => {
-                    if let Some(layout) = value::choice(meta, &ListLayout::CHOICES, errors)? {
-                        set_once(&mut out.list, meta, layout, errors);
-                    }
-                }
-                _ => unknown_key(meta, "container", &KEYS, errors)?,
+                "rename" => set_string(&mut out.rename, meta, "rename = \"Name\"", errors)?,
+                "rename_all" => set_choice(&mut out.rename_all, meta, &RenameRule::ALL, errors)?,
+                "list" => set_choice(&mut out.list, meta, &ListLayout::CHOICES, errors)?,
+                _ => return Ok(false),
             }
-            Ok(())
-        });
-        out
+            Ok(true)
+        })
     }
 
     /// The keys that are set, with their spans.

@@ -4,7 +4,10 @@ use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::Attribute;
 
-use super::{for_each_key, set_once, unknown_key, value, Decimal, DecimalPhysical, ListLayout, Spanned, TimeUnit};
+use super::{
+    parse_keys, set_choice, set_flag, set_once, set_string, unknown_key, value, Decimal, DecimalPhysical, ListLayout,
+    Spanned, TimeUnit,
+};
 use crate::errors::Errors;
 
 /// `#[parquet(...)]` on a struct field.
@@ -34,34 +37,13 @@ const VARIANT_KEYS: [&str; 1] = ["rename"];
 
 impl FieldAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
-        let mut out = FieldAttrs::default();
-        for_each_key(attrs, errors, |meta, key, errors| {
+        parse_keys(attrs, errors, "field", &FIELD_KEYS, |out: &mut Self, meta, key, errors| {
             match key {
-                "rename" => {
-                    if let Some(s) = value::string(meta, "rename = \"name\"", errors)? {
-                        set_once(&mut out.rename, meta, s.value(), errors);
-                    }
-                }
-                "skip" => {
-                    if value::flag(meta, errors)? {
-                        set_once(&mut out.skip, meta, (), errors);
-                    }
-                }
-                "default" => {
-                    if value::flag(meta, errors)? {
-                        set_once(&mut out.default, meta, (), errors);
-                    }
-                }
-                "list" => {
-                    if let Some(layout) = value::choice(meta, &ListLayout::CHOICES, errors)? {
-                        set_once(&mut out.list, meta, layout, errors);
-                    }
-                }
-                "timestamp" => {
-                    if let Some(unit) = value::choice(meta, &TimeUnit::CHOICES, errors)? {
-                        set_once(&mut out.timestamp, meta, unit, errors);
-                    }
-                }
+                "rename" => set_string(&mut out.rename, meta, "rename = \"name\"", errors)?,
+                "skip" => set_flag(&mut out.skip, meta, errors)?,
+                "default" => set_flag(&mut out.default, meta, errors)?,
+                "list" => set_choice(&mut out.list, meta, &ListLayout::CHOICES, errors)?,
+                "timestamp" => set_choice(&mut out.timestamp, meta, &TimeUnit::CHOICES, errors)?,
                 "decimal" => {
                     if let Some(decimal) = parse_decimal(meta, errors)? {
                         set_once(&mut out.decimal, meta, decimal, errors);
@@ -83,11 +65,10 @@ impl FieldAttrs {
                         set_once(&mut out.field_id, meta, id, errors);
                     }
                 }
-                _ => unknown_key(meta, "field", &FIELD_KEYS, errors)?,
+                _ => return Ok(false),
             }
-            Ok(())
-        });
-        out
+            Ok(true)
+        })
     }
 
     /// The keys set besides `skip`, with their spans.
@@ -176,18 +157,12 @@ pub struct VariantAttrs {
 
 impl VariantAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
-        let mut out = VariantAttrs::default();
-        for_each_key(attrs, errors, |meta, key, errors| {
+        parse_keys(attrs, errors, "variant", &VARIANT_KEYS, |out: &mut Self, meta, key, errors| {
             match key {
-                "rename" => {
-                    if let Some(s) = value::string(meta, "rename = \"SYMBOL\"", errors)? {
-                        set_once(&mut out.rename, meta, s.value(), errors);
-                    }
-                }
-                _ => unknown_key(meta, "variant", &VARIANT_KEYS, errors)?,
+                "rename" => set_string(&mut out.rename, meta, "rename = \"SYMBOL\"", errors)?,
+                _ => return Ok(false),
             }
-            Ok(())
-        });
-        out
+            Ok(true)
+        })
     }
 }

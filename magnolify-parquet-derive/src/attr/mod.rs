@@ -49,23 +49,32 @@ fn key_name(meta: &ParseNestedMeta<'_>) -> String {
     quote!(#path).to_string().replace(' ', "")
 }
 
-/// Runs `on_key` on each key of every `#[parquet(...)]` attribute in
-/// `attrs` (several such attributes are allowed); syntax errors are recorded
-/// and end that attribute only.
-fn for_each_key(
+/// Parses every `#[parquet(...)]` attribute in `attrs` (several are
+/// allowed) into the default `T`: `on_key` reads each key into it, and a key
+/// it does not take (`Ok(false)`) is reported as unknown for `place`,
+/// listing the `known` ones. Syntax errors are recorded and end that
+/// attribute only.
+fn parse_keys<T: Default>(
     attrs: &[Attribute],
     errors: &mut Errors,
-    mut on_key: impl FnMut(&ParseNestedMeta<'_>, &str, &mut Errors) -> syn::Result<()>,
-) {
+    place: &str,
+    known: &[&str],
+    mut on_key: impl FnMut(&mut T, &ParseNestedMeta<'_>, &str, &mut Errors) -> syn::Result<bool>,
+) -> T {
+    let mut out = T::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("parquet")) {
         let result = attr.parse_nested_meta(|meta| {
             let key = key_name(&meta);
-            on_key(&meta, &key, errors)
+            if !on_key(&mut out, &meta, &key, errors)? {
+                unknown_key(&meta, place, known, errors)?;
+            }
+            Ok(())
         });
         if let Err(e) = result {
             errors.push(e);
         }
     }
+    out
 }
 
 /// Records an unknown key (skipping its value so the next keys are read).
@@ -79,79 +88,81 @@ fn unknown_key(meta: &ParseNestedMeta<'_>, place: &str, known: &[&str], errors: 
     Ok(())
 }
 
-/// How lists are laid out (mirrors `magnolify_parquet::ListLayout`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ListLayout {
-    ThreeLevel,
-    TwoLevel,
-    Repeated,
-}
-
-impl ListLayout {
-    pub const CHOICES: [(&'static str, ListLayout); 3] = [
-        ("three-level", ListLayout::ThreeLevel),
-        ("two-level", ListLayout::TwoLevel),
-        ("repeated", ListLayout::Repeated),
-    ];
-
-    /// The runtime value, by absolute path.
-    pub fn tokens(self) -> TokenStream {
-        match self {
-            ListLayout::ThreeLevel => quote!(__mp::ListLayout::ThreeLevel),
-            ListLayout::TwoLevel => quote!(__mp::ListLayout::TwoLevel),
-            ListLayout::Repeated => quote!(__mp::ListLayout::Repeated),
-        }
+/// `key = "..."` (`example` shows how) into `slot`.
+fn set_string(
+    slot: &mut Option<Spanned<String>>,
+    meta: &ParseNestedMeta<'_>,
+    example: &str,
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    if let Some(s) = value::string(meta, example, errors)? {
+        set_once(slot, meta, s.value(), errors);
     }
+    Ok(())
 }
 
-/// Unit of times (mirrors `magnolify_parquet::TimeUnit`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeUnit {
-    Millis,
-    Micros,
-    Nanos,
-}
-
-impl TimeUnit {
-    pub const CHOICES: [(&'static str, TimeUnit); 3] =
-        [("millis", TimeUnit::Millis), ("micros", TimeUnit::Micros), ("nanos", TimeUnit::Nanos)];
-
-    pub fn tokens(self) -> TokenStream {
-        match self {
-            TimeUnit::Millis => quote!(__mp::TimeUnit::Millis),
-            TimeUnit::Micros => quote!(__mp::TimeUnit::Micros),
-            TimeUnit::Nanos => quote!(__mp::TimeUnit::Nanos),
-        }
+/// `key = "..."`, one of `choices`, into `slot`.
+fn set_choice<T: Copy>(
+    slot: &mut Option<Spanned<T>>,
+    meta: &ParseNestedMeta<'_>,
+    choices: &[(&str, T)],
+    errors: &mut Errors,
+) -> syn::Result<()> {
+    if let Some(choice) = value::choice(meta, choices, errors)? {
+        set_once(slot, meta, choice, errors);
     }
+    Ok(())
 }
 
-/// Physical type of a decimal (mirrors `magnolify_parquet::DecimalPhysical`,
-/// without `Auto`, which is what no setting means).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DecimalPhysical {
-    Int32,
-    Int64,
-    Fixed,
-    Binary,
+/// A key that takes no value (`skip`, `default`) into `slot`.
+fn set_flag(slot: &mut Option<Spanned<()>>, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
+    if value::flag(meta, errors)? {
+        set_once(slot, meta, (), errors);
+    }
+    Ok(())
+}
+
+/// An enum of attribute values that mirrors one of the runtime's: the
+/// spelling the attribute takes for each variant (`CHOICES`) and the
+/// runtime's variant by absolute path (`tokens`).
+macro_rules! choice_enum {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $text:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($variant),*
+        }
+
+        impl $name {
+            pub const CHOICES: [(&'static str, $name); [$($text),*].len()] = [$(($text, $name::$variant)),*];
+
+            /// The runtime value, by absolute path.
+            pub fn tokens(self) -> TokenStream {
+                match self {
+                    $($name::$variant => quote!(__mp::$name::$variant)),*
+                }
+            }
+        }
+    };
+}
+
+choice_enum! {
+    /// How lists are laid out (mirrors `magnolify_parquet::ListLayout`).
+    ListLayout { ThreeLevel = "three-level", TwoLevel = "two-level", Repeated = "repeated" }
+}
+
+choice_enum! {
+    /// Unit of times (mirrors `magnolify_parquet::TimeUnit`).
+    TimeUnit { Millis = "millis", Micros = "micros", Nanos = "nanos" }
+}
+
+choice_enum! {
+    /// Physical type of a decimal (mirrors `magnolify_parquet::DecimalPhysical`,
+    /// without `Auto`, which is what no setting means).
+    DecimalPhysical { Int32 = "int32", Int64 = "int64", Fixed = "fixed", Binary = "binary" }
 }
 
 impl DecimalPhysical {
-    pub const CHOICES: [(&'static str, DecimalPhysical); 4] = [
-        ("int32", DecimalPhysical::Int32),
-        ("int64", DecimalPhysical::Int64),
-        ("fixed", DecimalPhysical::Fixed),
-        ("binary", DecimalPhysical::Binary),
-    ];
-
-    pub fn tokens(self) -> TokenStream {
-        match self {
-            DecimalPhysical::Int32 => quote!(__mp::DecimalPhysical::Int32),
-            DecimalPhysical::Int64 => quote!(__mp::DecimalPhysical::Int64),
-            DecimalPhysical::Fixed => quote!(__mp::DecimalPhysical::Fixed),
-            DecimalPhysical::Binary => quote!(__mp::DecimalPhysical::Binary),
-        }
-    }
-
     /// The largest precision the physical type holds.
     pub fn max_precision(self) -> u8 {
         match self {

@@ -11,8 +11,9 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use syn::{GenericParam, Generics, Ident, ImplGenerics, Type, TypeGenerics, WhereClause, WherePredicate};
+use syn::{GenericParam, Generics, Ident, Type, WherePredicate};
 
+use super::impls::{Bounds, Impls};
 use super::private;
 use crate::types::uses_params;
 
@@ -79,31 +80,21 @@ impl Halves {
         Halves { original: generics.clone(), schema, write, read, record }
     }
 
-    /// The type's own generic arguments.
-    pub fn ty_generics(&self) -> TypeGenerics<'_> {
-        self.original.split_for_impl().1
+    /// The impls for the type `ident`, each with its half's generics.
+    pub fn impls<'a>(&'a self, ident: &'a Ident) -> Impls<'a> {
+        Impls {
+            ident,
+            ty_generics: self.original.split_for_impl().1,
+            schema: bounds(&self.schema),
+            write: bounds(&self.write),
+            read: bounds(&self.read),
+        }
     }
 
-    pub fn schema(&self) -> (ImplGenerics<'_>, Option<&WhereClause>) {
-        let (i, _, w) = self.schema.split_for_impl();
-        (i, w)
-    }
-
-    /// The `ParquetRecord` impl: the schema half's bounds and the write
-    /// half's (a record names its writable form).
-    pub fn record(&self) -> (ImplGenerics<'_>, Option<&WhereClause>) {
-        let (i, _, w) = self.record.split_for_impl();
-        (i, w)
-    }
-
-    pub fn write(&self) -> (ImplGenerics<'_>, Option<&WhereClause>) {
-        let (i, _, w) = self.write.split_for_impl();
-        (i, w)
-    }
-
-    pub fn read(&self) -> (ImplGenerics<'_>, Option<&WhereClause>) {
-        let (i, _, w) = self.read.split_for_impl();
-        (i, w)
+    /// The `ParquetRecord` impl's generics: the schema half's bounds and
+    /// the write half's (a record names its writable form).
+    pub fn record(&self) -> Bounds<'_> {
+        bounds(&self.record)
     }
 
     /// `Via<'__m>`, as the write and read impls name it.
@@ -118,6 +109,12 @@ impl Halves {
     pub fn is_generic(&self) -> bool {
         self.original.type_params().next().is_some() || self.original.const_params().next().is_some()
     }
+}
+
+/// The parameters and where-clause of an impl with `generics`.
+fn bounds(generics: &Generics) -> Bounds<'_> {
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    (impl_generics, where_clause)
 }
 
 /// Whether `ParquetRecord::Borrowed<'a>` is the struct at lifetime `'a`

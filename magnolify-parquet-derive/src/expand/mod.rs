@@ -6,6 +6,7 @@
 
 mod attr_checks;
 mod halves;
+mod impls;
 mod newtype;
 mod options;
 mod record;

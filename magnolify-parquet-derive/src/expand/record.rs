@@ -12,6 +12,7 @@ use syn::Ident;
 
 use super::attr_checks::attribute_checks;
 use super::halves::{borrowed_type, Halves};
+use super::impls::opts_arg;
 use super::options::options_const;
 use super::private;
 use crate::model::{Container, Field};
@@ -43,12 +44,7 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         stored.iter().map(|s| (s.field.ty, s.repr.clone(), s.field.attrs.with.is_none(), s.span)),
         fields.iter().filter(|f| !f.is_stored() || f.attrs.default.is_some()).map(|f| f.ty),
     );
-    let ident = c.ident;
-    let ty_generics = halves.ty_generics();
-    let (schema_impl, schema_where) = halves.schema();
-    let (write_impl, write_where) = halves.write();
-    let (read_impl, read_where) = halves.read();
-    let (record_impl, record_where) = halves.record();
+    let impls = halves.impls(c.ident);
     let via = halves.via();
 
     let option_consts = stored.iter().map(|s| options_const(&s.opts, &s.field.attrs, &c.attrs));
@@ -88,75 +84,66 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     };
     let borrowed = borrowed_type(c.ident, c.generics);
 
+    let schema_impl = impls.schema(
+        quote! {
+            const LEAVES: usize = #(#leaves)+*;
+            type ReadPlan = #p::StructPlan<( #(#plans,)* )>;
+        },
+        opts_arg(false),
+        quote! {
+            #(#inline_checks)*
+            let mut __fields = <#p::Vec<#p::Type>>::with_capacity(#field_count);
+            #(__fields.push(#schema_nodes);)*
+            #p::group(__name, __repetition, #p::None, __fields)
+        },
+        Some(quote!(#(#docs)*)),
+    );
+    let write_impl = impls.write(
+        opts_arg(false),
+        quote! {
+            #writes
+            #p::Ok(())
+        },
+    );
+    let read_impl = impls.read(
+        opts_arg(false),
+        quote! {
+            let __start = #p::struct_start(__node, __resolver)?;
+            #(#resolves)*
+            #p::Ok(#p::StructPlan { null_check: __start.finish(__resolver), fields: ( #(#slots,)* ) })
+        },
+        quote! {
+            __plan.check_present(__src)?;
+            let ( #(#slots,)* ) = &__plan.fields;
+            #(#reads)*
+            #p::Ok(Self { #(#stored_inits,)* #(#skipped_inits,)* })
+        },
+        TokenStream::new(),
+    );
+    let record_impl = impls.block(
+        quote!(ParquetRecord),
+        &halves.record(),
+        quote! {
+            const MESSAGE: &'static str = #message;
+            const DOC: #p::Option<&'static str> = #doc;
+            type Borrowed<'__a> = #borrowed;
+        },
+    );
+    let list_element = impls.list_element();
+
     quote! {
         #(#option_consts)*
         #(#free_checks)*
 
-        #[automatically_derived]
-        impl #schema_impl #p::ParquetSchema for #ident #ty_generics #schema_where {
-            const LEAVES: usize = #(#leaves)+*;
-            type ReadPlan = #p::StructPlan<( #(#plans,)* )>;
+        #schema_impl
 
-            fn schema(
-                __name: &str,
-                __repetition: #p::Repetition,
-                _: &#p::FieldOptions,
-            ) -> #p::Result<#p::Type> {
-                #(#inline_checks)*
-                let mut __fields = <#p::Vec<#p::Type>>::with_capacity(#field_count);
-                #(__fields.push(#schema_nodes);)*
-                #p::group(__name, __repetition, #p::None, __fields)
-            }
+        #write_impl
 
-            fn docs(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::String)>) {
-                #(#docs)*
-            }
-        }
+        #read_impl
 
-        #[automatically_derived]
-        impl #write_impl #p::ParquetWrite for #ident #ty_generics #write_where {
-            #[inline]
-            fn write(
-                &self,
-                __sink: &mut #p::ColumnSink,
-                __at: #p::WriteAt,
-                _: &#p::FieldOptions,
-            ) -> #p::Result<()> {
-                #writes
-                #p::Ok(())
-            }
-        }
+        #record_impl
 
-        #[automatically_derived]
-        impl #read_impl #p::ParquetRead for #ident #ty_generics #read_where {
-            fn resolve(
-                __node: &#p::FileNode<'_>,
-                _: &#p::FieldOptions,
-                __resolver: &mut #p::Resolver<'_>,
-            ) -> #p::Result<Self::ReadPlan> {
-                let __start = #p::struct_start(__node, __resolver)?;
-                #(#resolves)*
-                #p::Ok(#p::StructPlan { null_check: __start.finish(__resolver), fields: ( #(#slots,)* ) })
-            }
-
-            #[inline]
-            fn read(__plan: &Self::ReadPlan, __src: &mut #p::RecordSource) -> #p::Result<Self> {
-                __plan.check_present(__src)?;
-                let ( #(#slots,)* ) = &__plan.fields;
-                #(#reads)*
-                #p::Ok(Self { #(#stored_inits,)* #(#skipped_inits,)* })
-            }
-        }
-
-        #[automatically_derived]
-        impl #record_impl #p::ParquetRecord for #ident #ty_generics #record_where {
-            const MESSAGE: &'static str = #message;
-            const DOC: #p::Option<&'static str> = #doc;
-            type Borrowed<'__a> = #borrowed;
-        }
-
-        #[automatically_derived]
-        impl #schema_impl #p::ListElement for #ident #ty_generics #schema_where {}
+        #list_element
     }
 }
 

@@ -8,37 +8,12 @@ use apache_avro::types::Value;
 use apache_avro::Schema;
 use avro_baseline::{AvroConverter, AvroOptions, ListLayout};
 use magnolify_parquet::mem::MemPageStore;
-use magnolify_parquet::{schema, ParquetReader, ParquetRecord, ParquetType, ParquetWriter};
+use magnolify_parquet::{schema, ParquetReader, ParquetRecord, ParquetWriter};
 
-#[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Required {
-    b: bool,
-    i: i32,
-    s: String,
-}
-
-/// The seed record, with the default (three-level) lists.
-#[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Nested {
-    b: bool,
-    i: i32,
-    s: String,
-    r: Required,
-    o: Option<Required>,
-    l: Vec<Required>,
-}
-
-/// The same record with parquet-avro's two-level lists, under the same message name.
-#[derive(ParquetType, Debug, Clone, PartialEq)]
-#[parquet(list = "two-level", rename = "Nested")]
-struct NestedTwoLevel {
-    b: bool,
-    i: i32,
-    s: String,
-    r: Required,
-    o: Option<Required>,
-    l: Vec<Required>,
-}
+// The seed record with the default (three-level) lists, and with
+// parquet-avro's two-level lists under the same message name.
+use test_kit::seed::three_level::{Nested, Required};
+use test_kit::seed::two_level::Nested as NestedTwoLevel;
 
 /// Nested's Avro schema, as magnolify-avro derives it.
 const NESTED_AVRO: &str = r#"{
@@ -78,7 +53,7 @@ fn seeds() -> Vec<Nested> {
 }
 
 fn two_level(n: &Nested) -> NestedTwoLevel {
-    NestedTwoLevel { b: n.b, i: n.i, s: n.s.clone(), r: n.r.clone(), o: n.o.clone(), l: n.l.clone() }
+    n.clone().into()
 }
 
 fn required_value(r: &Required) -> Value {

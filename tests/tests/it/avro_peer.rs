@@ -11,12 +11,14 @@ use magnolify_parquet::{ParquetReader, ParquetWriter};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/avro/");
 
-/// The writer schema and the records of a fixture, as apache-avro reads them.
-fn load(name: &str) -> (Schema, Vec<Value>) {
+/// The writer schema and the records of a fixture, as apache-avro reads
+/// them; there must be `count` records.
+fn load(name: &str, count: usize) -> (Schema, Vec<Value>) {
     let file = std::fs::File::open(format!("{DIR}{name}")).unwrap();
     let reader = Reader::new(std::io::BufReader::new(file)).unwrap();
     let schema = reader.writer_schema().clone();
     let values = reader.collect::<Result<Vec<_>, _>>().unwrap();
+    assert_eq!(values.len(), count);
     (schema, values)
 }
 
@@ -87,10 +89,16 @@ fn round_trip(schema: &Schema, values: &[Value], layout: ListLayout) -> usize {
     values.len() - kept.len()
 }
 
+/// Every record survives both list layouts.
+fn round_trips_whole(schema: &Schema, values: &[Value]) {
+    for layout in [ListLayout::TwoLevel, ListLayout::ThreeLevel] {
+        assert_eq!(round_trip(schema, values, layout), 0);
+    }
+}
+
 #[test]
 fn primitives_round_trip() {
-    let (schema, values) = load("primitives.avro");
-    assert_eq!(values.len(), 50);
+    let (schema, values) = load("primitives.avro", 50);
     let first = &values[0];
     assert_eq!(field(first, "b"), &Value::Boolean(false));
     assert_eq!(field(first, "i"), &Value::Int(1_163_544_056));
@@ -102,15 +110,12 @@ fn primitives_round_trip() {
     assert_eq!(field(first, "color"), &Value::Enum(2, "BLUE".into()));
     assert_eq!(field(first, "hash"), &Value::Fixed(8, b"=\x00\x8d\x15\xe1\\\x82.".to_vec()));
     assert_eq!(field(first, "nothing"), &Value::Null);
-    for layout in [ListLayout::TwoLevel, ListLayout::ThreeLevel] {
-        assert_eq!(round_trip(&schema, &values, layout), 0);
-    }
+    round_trips_whole(&schema, &values);
 }
 
 #[test]
 fn logical_types_round_trip() {
-    let (schema, values) = load("logical.avro");
-    assert_eq!(values.len(), 40);
+    let (schema, values) = load("logical.avro", 40);
     let first = &values[0];
     assert_eq!(field(first, "price"), &Value::Decimal(Decimal::from(729_978_020_072i64.to_be_bytes())));
     assert_eq!(field(first, "rate"), &Value::Decimal(Decimal::from((-93_692_886_079_377_318_753i128).to_be_bytes())));
@@ -123,15 +128,12 @@ fn logical_types_round_trip() {
     assert!(matches!(field(first, "dur"), Value::Duration(_)));
     assert_eq!(field(first, "id"), &Value::Uuid(Uuid::parse_str("5b8f0fed-b1fc-a007-2f0c-ad22d3f0a646").unwrap()));
     assert_eq!(field(first, "maybe_ts"), &Value::Union(1, Box::new(Value::TimestampMicros(1_007_581_812_276_469))));
-    for layout in [ListLayout::TwoLevel, ListLayout::ThreeLevel] {
-        assert_eq!(round_trip(&schema, &values, layout), 0);
-    }
+    round_trips_whole(&schema, &values);
 }
 
 #[test]
 fn nested_records_unions_and_maps_round_trip() {
-    let (schema, values) = load("nested.avro");
-    assert_eq!(values.len(), 60);
+    let (schema, values) = load("nested.avro", 60);
     let second = &values[1];
     assert_eq!(field(second, "choice"), &Value::Union(1, Box::new(Value::Int(4))));
     assert_eq!(field(second, "either"), &Value::Union(0, Box::new(Value::String("j".into()))));

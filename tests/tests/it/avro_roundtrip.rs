@@ -15,151 +15,14 @@ use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
 use magnolify_parquet::{schema, ParquetReader};
+use test_kit::json::sorted_keys;
 
-const ALL: &str = r#"{
-  "type": "record", "name": "All", "namespace": "test.avro",
-  "fields": [
-    {"name": "b", "type": "boolean"},
-    {"name": "i", "type": "int"},
-    {"name": "l", "type": "long"},
-    {"name": "f", "type": "float"},
-    {"name": "d", "type": "double"},
-    {"name": "by", "type": "bytes"},
-    {"name": "s", "type": "string"},
-    {"name": "e", "type": {"type": "enum", "name": "Color", "symbols": ["RED", "GREEN", "BLUE"]}},
-    {"name": "fx", "type": {"type": "fixed", "name": "Hash", "size": 4}},
-    {"name": "dec_b", "type": {"type": "bytes", "logicalType": "decimal", "precision": 10, "scale": 2}},
-    {"name": "dec_f", "type": {"type": "fixed", "name": "Dec8", "size": 8, "logicalType": "decimal", "precision": 18, "scale": 4}},
-    {"name": "big", "type": {"type": "bytes", "logicalType": "big-decimal"}},
-    {"name": "id", "type": {"type": "string", "logicalType": "uuid"}},
-    {"name": "day", "type": {"type": "int", "logicalType": "date"}},
-    {"name": "tmil", "type": {"type": "int", "logicalType": "time-millis"}},
-    {"name": "tmic", "type": {"type": "long", "logicalType": "time-micros"}},
-    {"name": "tsm", "type": {"type": "long", "logicalType": "timestamp-millis"}},
-    {"name": "tsu", "type": {"type": "long", "logicalType": "timestamp-micros"}},
-    {"name": "tsn", "type": {"type": "long", "logicalType": "timestamp-nanos"}},
-    {"name": "ltsm", "type": {"type": "long", "logicalType": "local-timestamp-millis"}},
-    {"name": "ltsu", "type": {"type": "long", "logicalType": "local-timestamp-micros"}},
-    {"name": "ltsn", "type": {"type": "long", "logicalType": "local-timestamp-nanos"}},
-    {"name": "dur", "type": {"type": "fixed", "name": "Dur", "size": 12, "logicalType": "duration"}},
-    {"name": "ns", "type": ["null", "string"], "default": null},
-    {"name": "sn", "type": ["string", "null"], "default": "x"},
-    {"name": "u", "type": ["null", "int", "string"], "default": null},
-    {"name": "nothing", "type": "null"},
-    {"name": "r", "type": {"type": "record", "name": "Inner", "fields": [
-      {"name": "x", "type": "int"},
-      {"name": "y", "type": ["null", "string"], "default": null}
-    ]}},
-    {"name": "u2", "type": ["int", "Inner"]},
-    {"name": "or", "type": ["null", "Inner"], "default": null},
-    {"name": "arr", "type": {"type": "array", "items": "int"}},
-    {"name": "arr_n", "type": {"type": "array", "items": ["null", "long"]}},
-    {"name": "arr_r", "type": {"type": "array", "items": "Inner"}},
-    {"name": "arr_arr", "type": {"type": "array", "items": {"type": "array", "items": "string"}}},
-    {"name": "m", "type": {"type": "map", "values": "int"}},
-    {"name": "m_n", "type": {"type": "map", "values": ["null", "string"]}},
-    {"name": "m_r", "type": {"type": "map", "values": {"type": "array", "items": "Inner"}}},
-    {"name": "om", "type": ["null", {"type": "map", "values": "long"}], "default": null},
-    {"name": "oarr", "type": ["null", {"type": "array", "items": "string"}], "default": null}
-  ]
-}"#;
+/// Every Avro type: primitives, logical types, unions, records used twice,
+/// arrays and maps of each.
+const ALL: &str = include_str!("data/all.avsc");
 
-const ALL_TWO_LEVEL: &str = "message test.avro.All {
-  REQUIRED BOOLEAN b;
-  REQUIRED INT32 i;
-  REQUIRED INT64 l;
-  REQUIRED FLOAT f;
-  REQUIRED DOUBLE d;
-  REQUIRED BYTE_ARRAY by;
-  REQUIRED BYTE_ARRAY s (STRING);
-  REQUIRED BYTE_ARRAY e (ENUM);
-  REQUIRED FIXED_LEN_BYTE_ARRAY (4) fx;
-  REQUIRED BYTE_ARRAY dec_b (DECIMAL(10,2));
-  REQUIRED FIXED_LEN_BYTE_ARRAY (8) dec_f (DECIMAL(18,4));
-  REQUIRED BYTE_ARRAY big;
-  REQUIRED BYTE_ARRAY id (STRING);
-  REQUIRED INT32 day (DATE);
-  REQUIRED INT32 tmil (TIME(MILLIS,true));
-  REQUIRED INT64 tmic (TIME(MICROS,true));
-  REQUIRED INT64 tsm (TIMESTAMP(MILLIS,true));
-  REQUIRED INT64 tsu (TIMESTAMP(MICROS,true));
-  REQUIRED INT64 tsn (TIMESTAMP(NANOS,true));
-  REQUIRED INT64 ltsm (TIMESTAMP(MILLIS,false));
-  REQUIRED INT64 ltsu (TIMESTAMP(MICROS,false));
-  REQUIRED INT64 ltsn (TIMESTAMP(NANOS,false));
-  REQUIRED FIXED_LEN_BYTE_ARRAY (12) dur;
-  OPTIONAL BYTE_ARRAY ns (STRING);
-  OPTIONAL BYTE_ARRAY sn (STRING);
-  OPTIONAL group u {
-    OPTIONAL INT32 member0;
-    OPTIONAL BYTE_ARRAY member1 (STRING);
-  }
-  REQUIRED group r {
-    REQUIRED INT32 x;
-    OPTIONAL BYTE_ARRAY y (STRING);
-  }
-  REQUIRED group u2 {
-    OPTIONAL INT32 member0;
-    OPTIONAL group member1 {
-      REQUIRED INT32 x;
-      OPTIONAL BYTE_ARRAY y (STRING);
-    }
-  }
-  OPTIONAL group or {
-    REQUIRED INT32 x;
-    OPTIONAL BYTE_ARRAY y (STRING);
-  }
-  REQUIRED group arr (LIST) {
-    REPEATED INT32 array;
-  }
-  REQUIRED group arr_n (LIST) {
-    REPEATED INT64 array;
-  }
-  REQUIRED group arr_r (LIST) {
-    REPEATED group array {
-      REQUIRED INT32 x;
-      OPTIONAL BYTE_ARRAY y (STRING);
-    }
-  }
-  REQUIRED group arr_arr (LIST) {
-    REPEATED group array (LIST) {
-      REPEATED BYTE_ARRAY array (STRING);
-    }
-  }
-  REQUIRED group m (MAP) {
-    REPEATED group key_value {
-      REQUIRED BYTE_ARRAY key (STRING);
-      REQUIRED INT32 value;
-    }
-  }
-  REQUIRED group m_n (MAP) {
-    REPEATED group key_value {
-      REQUIRED BYTE_ARRAY key (STRING);
-      OPTIONAL BYTE_ARRAY value (STRING);
-    }
-  }
-  REQUIRED group m_r (MAP) {
-    REPEATED group key_value {
-      REQUIRED BYTE_ARRAY key (STRING);
-      REQUIRED group value (LIST) {
-        REPEATED group array {
-          REQUIRED INT32 x;
-          OPTIONAL BYTE_ARRAY y (STRING);
-        }
-      }
-    }
-  }
-  OPTIONAL group om (MAP) {
-    REPEATED group key_value {
-      REQUIRED BYTE_ARRAY key (STRING);
-      REQUIRED INT64 value;
-    }
-  }
-  OPTIONAL group oarr (LIST) {
-    REPEATED BYTE_ARRAY array (STRING);
-  }
-}
-";
+/// The Parquet schema of `ALL` in parquet-avro's two-level layout.
+const ALL_TWO_LEVEL: &str = include_str!("data/all.two-level.txt");
 
 fn all_schema() -> Schema {
     Schema::parse_str(ALL).unwrap()
@@ -406,6 +269,15 @@ fn small(o: Value, l: Vec<Value>, u: Value) -> Value {
     ])
 }
 
+/// `small` with no option, list or union, and field `index` set to `value`.
+fn small_with(index: usize, value: Value) -> Value {
+    let mut record = small(null(0), vec![], null(0));
+    if let Value::Record(fields) = &mut record {
+        fields[index].1 = value;
+    }
+    record
+}
+
 fn required(s: Value) -> Value {
     Value::Record(vec![("b".into(), Value::Boolean(false)), ("i".into(), Value::Int(1)), ("s".into(), s)])
 }
@@ -447,32 +319,16 @@ fn bad_values_are_errors_with_their_path() {
     let err = write_error(three, small(some(0, required(s("x"))), vec![], null(0)));
     assert!(err.contains("`o`") && err.contains("null in the null branch"), "{err}");
 
-    let mut bad_fixed = small(null(0), vec![], null(0));
-    if let Value::Record(fields) = &mut bad_fixed {
-        fields[6].1 = Value::Fixed(3, vec![1, 2, 3]);
-    }
-    let err = write_error(three, bad_fixed);
+    let err = write_error(three, small_with(6, Value::Fixed(3, vec![1, 2, 3])));
     assert!(err.contains("`fx`") && err.contains("3 bytes for a fixed(2)"), "{err}");
 
-    let mut bad_enum = small(null(0), vec![], null(0));
-    if let Value::Record(fields) = &mut bad_enum {
-        fields[5].1 = s("C");
-    }
-    let err = write_error(three, bad_enum);
+    let err = write_error(three, small_with(5, s("C")));
     assert!(err.contains("`e`") && err.contains("\"C\" is not a symbol"), "{err}");
 
-    let mut bad_decimal = small(null(0), vec![], null(0));
-    if let Value::Record(fields) = &mut bad_decimal {
-        fields[7].1 = Value::Decimal(Decimal::from([0x01, 0x00, 0x00]));
-    }
-    let err = write_error(three, bad_decimal);
+    let err = write_error(three, small_with(7, Value::Decimal(Decimal::from([0x01, 0x00, 0x00]))));
     assert!(err.contains("`dec`") && err.contains("does not fit fixed(2)"), "{err}");
 
-    let mut bad_uuid = small(null(0), vec![], null(0));
-    if let Value::Record(fields) = &mut bad_uuid {
-        fields[8].1 = s("not-a-uuid");
-    }
-    let err = write_error(three, bad_uuid);
+    let err = write_error(three, small_with(8, s("not-a-uuid")));
     assert!(err.contains("`uuid`") && err.contains("is not a UUID"), "{err}");
 
     // The two-level layout has no room for a null element, as in parquet-avro.
@@ -617,7 +473,8 @@ fn files_without_an_avro_schema_read_with_a_derived_one() {
         let builder = ParquetReader::builder(file.clone()).unwrap();
         let derived = AvroConverter::for_file(builder.metadata(), AvroOptions::default()).unwrap();
         let json: serde_json::Value = serde_json::from_str(derived.avro_schema_json()).unwrap();
-        let types: Vec<String> = json["fields"].as_array().unwrap().iter().map(|f| f["type"].to_string()).collect();
+        let types: Vec<String> =
+            json["fields"].as_array().unwrap().iter().map(|f| sorted_keys(&f["type"]).to_string()).collect();
         assert_eq!(types[0], "\"boolean\"");
         assert!(types[1].starts_with("[\"null\",{\"fields\":[{\"name\":\"b\""), "{}", types[1]);
         // Two-level elements are never null; three-level ones are optional, as written.
@@ -673,7 +530,7 @@ fn parquet_schemas_of_other_writers_map_to_avro() {
         avro_baseline::avro_schema_of(&SchemaDescriptor::new(std::sync::Arc::new(parquet)), &AvroOptions::default())
             .unwrap();
     let json = serde_json::to_value(&avro).unwrap();
-    let ty = |i: usize| json["fields"][i]["type"].to_string();
+    let ty = |i: usize| sorted_keys(&json["fields"][i]["type"]).to_string();
     assert_eq!(json["name"], "spark_schema");
     assert_eq!(ty(0), "\"int\"");
     assert_eq!(ty(1), "[\"null\",\"long\"]");

@@ -36,7 +36,9 @@ use magnolify_parquet::parquet::file::writer::SerializedFileWriter;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
 use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, Result};
-use test_kit::io::until_error;
+use test_kit::io::{file_with, until_error};
+
+use crate::fixtures_read::DictHeader;
 
 // ---------------------------------------------------------------------------
 // Where panics come from
@@ -277,16 +279,13 @@ fn configs() -> [Config; 5] {
 /// A file of `records` written with `config`, small row groups and pages so
 /// that damage lands in every kind of structure.
 fn written(config: &Config, records: &[Event]) -> Bytes {
-    let mut w = ParquetWriter::<Event, _>::builder()
+    let builder = ParquetWriter::<Event, _>::builder()
         .compression(config.codec)
         .dictionary(config.dictionary)
         .writer_version(config.version)
         .max_row_group_rows(16)
-        .data_page_rows(6)
-        .build(Vec::new())
-        .expect("writer");
-    w.write_all(records).expect("write");
-    Bytes::from(w.into_inner().expect("close"))
+        .data_page_rows(6);
+    file_with(builder, records).expect("written")
 }
 
 fn fixtures_dir() -> std::path::PathBuf {
@@ -576,14 +575,6 @@ struct Gh45185 {
 #[derive(ParquetType, Debug)]
 struct Gh47662 {
     flba_field: [u8; 4],
-}
-
-#[derive(ParquetType, Debug)]
-struct DictHeader {
-    nation_key: Option<i32>,
-    name: Option<Vec<u8>>,
-    region_key: Option<i32>,
-    comment_col: Option<Vec<u8>>,
 }
 
 #[derive(ParquetType, Debug)]
@@ -905,7 +896,12 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
     let dict_len = chunk.len();
     chunk.extend(page(0, 3, Encoding::RLE_DICTIONARY, &[0, 6, 0]));
     let file = crafted(flat, Compression::UNCOMPRESSED, 3, Some(dict_len), chunk);
-    expect_error("huge dictionary", file, None, "dictionary page claims 2147483647 values in 4 bytes");
+    expect_error(
+        "huge dictionary",
+        file,
+        None,
+        "dictionary page claims 2147483647 values in 4 bytes",
+    );
 
     // A DELTA_LENGTH_BYTE_ARRAY page whose own header declares 2^40 lengths.
     let mut t = Thrift::default();

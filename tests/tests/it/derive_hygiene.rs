@@ -109,6 +109,7 @@ mod shadowed {
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::{ParquetReader, ParquetRecord, ParquetWriter, DOCS_KEY};
 use shadowed::{Code, Generic, Inner, Record, State};
+use test_kit::io::footer_entries;
 
 fn record(id: i32) -> Record {
     Record {
@@ -137,15 +138,7 @@ fn shadowed_names_compile_and_round_trip() {
     writer.write_all(&rows).expect("write");
     let file = bytes::Bytes::from(writer.into_inner().expect("close"));
     let reader = ParquetReader::<Record, _>::new(file).expect("reader");
-    let docs: Vec<String> = reader
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .into_iter()
-        .flatten()
-        .filter(|kv| kv.key.starts_with(DOCS_KEY))
-        .map(|kv| kv.key.clone())
-        .collect();
+    let docs: Vec<String> = footer_entries(reader.metadata(), DOCS_KEY).into_iter().map(|(key, _)| key).collect();
     assert_eq!(docs.len(), 4, "{docs:?}");
     let back: Vec<Record> = reader.collect::<Result<_, _>>().expect("rows");
     assert_eq!(back, rows);

@@ -95,16 +95,18 @@ struct Level3 {
     d: u64,
 }
 
+/// A unit enum (an ENUM string; one symbol renamed), also in `derive_schema`.
 #[derive(ParquetType, Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
+pub(crate) enum Status {
     Active,
     #[parquet(rename = "on-hold")]
     OnHold,
     Closed,
 }
 
+/// A newtype (transparent), also in `derive_schema`.
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct UserId(u64);
+pub(crate) struct UserId(pub(crate) u64);
 
 /// Every type the runtime supports without a feature.
 #[derive(ParquetType, Debug, Clone, PartialEq)]

@@ -23,93 +23,26 @@ fn text<T: ParquetRecord>() -> String {
     }
 }
 
+use test_kit::io::footer_entries;
 use test_kit::seed::{repeated, three_level, two_level};
 
+use crate::derive_roundtrip::{Status, UserId};
+
+/// The seed record's text in each layout is written out by hand in
+/// `test_kit::seed` (`three_level::MESSAGE`, ...).
 #[test]
 fn seed_three_level() {
-    let expected = "\
-message Nested {
-  REQUIRED BOOLEAN b;
-  REQUIRED INT32 i (INTEGER(32,true));
-  REQUIRED BYTE_ARRAY s (STRING);
-  REQUIRED group r {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  OPTIONAL group o {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  REQUIRED group l (LIST) {
-    REPEATED group list {
-      REQUIRED group element {
-        REQUIRED BOOLEAN b;
-        REQUIRED INT32 i (INTEGER(32,true));
-        REQUIRED BYTE_ARRAY s (STRING);
-      }
-    }
-  }
-}
-";
-    assert_eq!(text::<three_level::Nested>(), expected);
+    assert_eq!(text::<three_level::Nested>(), three_level::MESSAGE);
 }
 
 #[test]
 fn seed_two_level_is_avro_compatible() {
-    let expected = "\
-message Nested {
-  REQUIRED BOOLEAN b;
-  REQUIRED INT32 i (INTEGER(32,true));
-  REQUIRED BYTE_ARRAY s (STRING);
-  REQUIRED group r {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  OPTIONAL group o {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  REQUIRED group l (LIST) {
-    REPEATED group array {
-      REQUIRED BOOLEAN b;
-      REQUIRED INT32 i (INTEGER(32,true));
-      REQUIRED BYTE_ARRAY s (STRING);
-    }
-  }
-}
-";
-    assert_eq!(text::<two_level::Nested>(), expected);
+    assert_eq!(text::<two_level::Nested>(), two_level::MESSAGE);
 }
 
 #[test]
 fn seed_repeated() {
-    let expected = "\
-message Nested {
-  REQUIRED BOOLEAN b;
-  REQUIRED INT32 i (INTEGER(32,true));
-  REQUIRED BYTE_ARRAY s (STRING);
-  REQUIRED group r {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  OPTIONAL group o {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-  REPEATED group l {
-    REQUIRED BOOLEAN b;
-    REQUIRED INT32 i (INTEGER(32,true));
-    REQUIRED BYTE_ARRAY s (STRING);
-  }
-}
-";
-    assert_eq!(text::<repeated::Nested>(), expected);
+    assert_eq!(text::<repeated::Nested>(), repeated::MESSAGE);
 }
 
 #[test]
@@ -202,14 +135,6 @@ fn skipped_fields_are_not_in_the_schema() {
     let _ = Skips::default().scratch;
 }
 
-#[derive(ParquetType, Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
-    Active,
-    #[parquet(rename = "on-hold")]
-    OnHold,
-    Closed,
-}
-
 #[derive(ParquetType)]
 #[parquet(rename_all = "SCREAMING_SNAKE_CASE")]
 enum Priority {
@@ -241,9 +166,6 @@ message Enums {
 ";
     assert_eq!(text::<Enums>(), expected);
 }
-
-#[derive(ParquetType, Debug, Clone, PartialEq)]
-struct UserId(u64);
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 struct Blob(Vec<u8>);
@@ -625,15 +547,7 @@ fn doc_comments_in_the_footer() {
     writer.write(&row).expect("write");
     let file = bytes::Bytes::from(writer.into_inner().expect("close"));
     let reader = ParquetReader::<Documented, _>::new(file).expect("reader");
-    let mut docs: Vec<(String, Option<String>)> = reader
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .into_iter()
-        .flatten()
-        .filter(|kv| kv.key.starts_with(DOCS_KEY))
-        .map(|kv| (kv.key.clone(), kv.value.clone()))
-        .collect();
+    let mut docs = footer_entries(reader.metadata(), DOCS_KEY);
     docs.sort();
     let expected: Vec<(String, Option<String>)> = [
         ("magnolify.docs", "A documented record.\n\nSecond paragraph."),

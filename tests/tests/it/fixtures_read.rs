@@ -46,6 +46,23 @@ fn check<T: OwnedRecord + ToJson>(name: &str) -> Vec<T> {
     got
 }
 
+/// `#[test] fn $test`: [`check`] of fixture `$name` as `$ty`.
+macro_rules! fixture_test {
+    ($test:ident, $ty:ty, $name:literal) => {
+        #[test]
+        fn $test() {
+            check::<$ty>($name);
+        }
+    };
+}
+
+/// Fixture `name` must fail as `T` (see [`expect_error`]), naming `column`.
+fn refused_at<T: OwnedRecord>(name: &str, column: &str) -> Error {
+    let e = expect_error::<T>(name);
+    assert_eq!(e.column(), Some(column), "{e:?}");
+    e
+}
+
 /// Reads fixture `name` until the first error: the records and the error.
 /// One record per batch, so that the records before a failing one come out
 /// (the reader drops a whole batch when one of its records fails).
@@ -95,15 +112,9 @@ fn alltypes_plain() {
     assert_eq!(rows.len(), 8);
 }
 
-#[test]
-fn alltypes_plain_snappy() {
-    check::<AllTypes>("parquet-testing/alltypes_plain.snappy");
-}
+fixture_test!(alltypes_plain_snappy, AllTypes, "parquet-testing/alltypes_plain.snappy");
 
-#[test]
-fn alltypes_dictionary() {
-    check::<AllTypes>("parquet-testing/alltypes_dictionary");
-}
+fixture_test!(alltypes_dictionary, AllTypes, "parquet-testing/alltypes_dictionary");
 
 #[derive(ParquetType, Debug)]
 struct AllTypesAsText {
@@ -135,34 +146,17 @@ struct BigDecimalValue {
 }
 to_json_struct!(BigDecimalValue { "value" => value });
 
+/// Every decimal encoding (INT32, INT64, FIXED_LEN_BYTE_ARRAY, its legacy
+/// form, BYTE_ARRAY), into `Decimal` and into `BigDecimal`.
 #[test]
-fn int32_decimal() {
-    check::<DecimalValue>("parquet-testing/int32_decimal");
-    check::<BigDecimalValue>("parquet-testing/int32_decimal");
-}
-
-#[test]
-fn int64_decimal() {
-    check::<DecimalValue>("parquet-testing/int64_decimal");
-    check::<BigDecimalValue>("parquet-testing/int64_decimal");
-}
-
-#[test]
-fn fixed_length_decimal() {
-    check::<DecimalValue>("parquet-testing/fixed_length_decimal");
-    check::<BigDecimalValue>("parquet-testing/fixed_length_decimal");
-}
-
-#[test]
-fn fixed_length_decimal_legacy() {
-    check::<DecimalValue>("parquet-testing/fixed_length_decimal_legacy");
-    check::<BigDecimalValue>("parquet-testing/fixed_length_decimal_legacy");
-}
-
-#[test]
-fn byte_array_decimal() {
-    check::<DecimalValue>("parquet-testing/byte_array_decimal");
-    check::<BigDecimalValue>("parquet-testing/byte_array_decimal");
+fn decimals() {
+    for file in
+        ["int32_decimal", "int64_decimal", "fixed_length_decimal", "fixed_length_decimal_legacy", "byte_array_decimal"]
+    {
+        let name = format!("parquet-testing/{file}");
+        check::<DecimalValue>(&name);
+        check::<BigDecimalValue>(&name);
+    }
 }
 
 #[derive(ParquetType, Debug)]
@@ -172,9 +166,8 @@ struct DecimalAsInt {
 
 #[test]
 fn decimal_into_an_integer_is_refused() {
-    let e = expect_error::<DecimalAsInt>("parquet-testing/int32_decimal");
+    let e = refused_at::<DecimalAsInt>("parquet-testing/int32_decimal", "value");
     assert!(matches!(e, Error::Mismatch { .. }), "{e:?}");
-    assert_eq!(e.column(), Some("value"), "{e}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -209,10 +202,7 @@ struct DataPageV2 {
 }
 to_json_struct!(DataPageV2 { "a" => a, "b" => b, "c" => c, "d" => d, "e" => e });
 
-#[test]
-fn datapage_v2_snappy() {
-    check::<DataPageV2>("parquet-testing/datapage_v2.snappy");
-}
+fixture_test!(datapage_v2_snappy, DataPageV2, "parquet-testing/datapage_v2.snappy");
 
 /// `delta_binary_packed`: 65 INT64 columns `bitwidth0..=64` and `int_value`.
 macro_rules! delta_binary_packed {
@@ -236,10 +226,7 @@ delta_binary_packed!(
     bitwidth64
 );
 
-#[test]
-fn delta_binary_packed() {
-    check::<DeltaBinaryPacked>("parquet-testing/delta_binary_packed");
-}
+fixture_test!(delta_binary_packed, DeltaBinaryPacked, "parquet-testing/delta_binary_packed");
 
 #[derive(ParquetType, Debug)]
 struct DeltaByteArray {
@@ -260,10 +247,7 @@ to_json_struct!(DeltaByteArray {
     "c_last_review_date" => c_last_review_date,
 });
 
-#[test]
-fn delta_byte_array() {
-    check::<DeltaByteArray>("parquet-testing/delta_byte_array");
-}
+fixture_test!(delta_byte_array, DeltaByteArray, "parquet-testing/delta_byte_array");
 
 #[derive(ParquetType, Debug)]
 struct ByteStreamSplit {
@@ -272,10 +256,7 @@ struct ByteStreamSplit {
 }
 to_json_struct!(ByteStreamSplit { "f32" => f32, "f64" => f64 });
 
-#[test]
-fn byte_stream_split_zstd() {
-    check::<ByteStreamSplit>("parquet-testing/byte_stream_split.zstd");
-}
+fixture_test!(byte_stream_split_zstd, ByteStreamSplit, "parquet-testing/byte_stream_split.zstd");
 
 // ---------------------------------------------------------------------------
 // Nesting: lists, maps, structs in every writer's layout
@@ -291,10 +272,7 @@ struct NestedLists {
 }
 to_json_struct!(NestedLists { "a" => a, "b" => b });
 
-#[test]
-fn nested_lists_snappy() {
-    check::<NestedLists>("parquet-testing/nested_lists.snappy");
-}
+fixture_test!(nested_lists_snappy, NestedLists, "parquet-testing/nested_lists.snappy");
 
 #[derive(ParquetType, Debug)]
 struct NestedMaps {
@@ -304,10 +282,7 @@ struct NestedMaps {
 }
 to_json_struct!(NestedMaps { "a" => a, "b" => b, "c" => c });
 
-#[test]
-fn nested_maps_snappy() {
-    check::<NestedMaps>("parquet-testing/nested_maps.snappy");
-}
+fixture_test!(nested_maps_snappy, NestedMaps, "parquet-testing/nested_maps.snappy");
 
 #[derive(ParquetType, Debug)]
 struct ListColumns {
@@ -316,10 +291,7 @@ struct ListColumns {
 }
 to_json_struct!(ListColumns { "int64_list" => int64_list, "utf8_list" => utf8_list });
 
-#[test]
-fn list_columns() {
-    check::<ListColumns>("parquet-testing/list_columns");
-}
+fixture_test!(list_columns, ListColumns, "parquet-testing/list_columns");
 
 #[derive(ParquetType, Debug)]
 struct OldListStructure {
@@ -327,10 +299,7 @@ struct OldListStructure {
 }
 to_json_struct!(OldListStructure { "a" => a });
 
-#[test]
-fn old_list_structure() {
-    check::<OldListStructure>("parquet-testing/old_list_structure");
-}
+fixture_test!(old_list_structure, OldListStructure, "parquet-testing/old_list_structure");
 
 #[derive(ParquetType, Debug)]
 struct Phone {
@@ -384,10 +353,7 @@ to_json_struct!(RepeatedPrimitiveNoList {
     "Int32_list" => int32_list, "String_list" => string_list, "group_of_lists" => group_of_lists,
 });
 
-#[test]
-fn repeated_primitive_no_list() {
-    check::<RepeatedPrimitiveNoList>("parquet-testing/repeated_primitive_no_list");
-}
+fixture_test!(repeated_primitive_no_list, RepeatedPrimitiveNoList, "parquet-testing/repeated_primitive_no_list");
 
 #[derive(ParquetType, Debug)]
 struct MapNoValue {
@@ -398,10 +364,7 @@ struct MapNoValue {
 }
 to_json_struct!(MapNoValue { "my_map" => my_map, "my_map_no_v" => my_map_no_v, "my_list" => my_list });
 
-#[test]
-fn map_no_value() {
-    check::<MapNoValue>("parquet-testing/map_no_value");
-}
+fixture_test!(map_no_value, MapNoValue, "parquet-testing/map_no_value");
 
 #[derive(ParquetType, Debug, PartialEq)]
 struct KeyOnlyMapAsMap {
@@ -423,9 +386,8 @@ fn map_no_value_key_only_map_as_a_map() {
         .collect();
     assert_eq!(got, want);
     // Values the file does not have cannot be required.
-    let e = expect_error::<KeyOnlyMapRequiredValues>(name);
+    let e = refused_at::<KeyOnlyMapRequiredValues>(name, "my_map_no_v");
     assert!(matches!(e, Error::Mismatch { .. }), "{e:?}");
-    assert_eq!(e.column(), Some("my_map_no_v"), "{e}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -453,10 +415,7 @@ struct Nulls {
 }
 to_json_struct!(Nulls { "b_struct" => b_struct });
 
-#[test]
-fn nulls_snappy() {
-    check::<Nulls>("parquet-testing/nulls.snappy");
-}
+fixture_test!(nulls_snappy, Nulls, "parquet-testing/nulls.snappy");
 
 // nullable.impala: every level optional.
 
@@ -515,10 +474,7 @@ to_json_struct!(NullableImpala {
     "int_Map_Array" => int_map_array, "nested_struct" => nested_struct,
 });
 
-#[test]
-fn nullable_impala() {
-    check::<NullableImpala>("parquet-testing/nullable.impala");
-}
+fixture_test!(nullable_impala, NullableImpala, "parquet-testing/nullable.impala");
 
 // nonnullable.impala: the same shapes, every level required; maps annotated MAP_KEY_VALUE.
 
@@ -577,10 +533,7 @@ to_json_struct!(NonNullableImpala {
     "int_map_array" => int_map_array, "nested_Struct" => nested_struct,
 });
 
-#[test]
-fn nonnullable_impala() {
-    check::<NonNullableImpala>("parquet-testing/nonnullable.impala");
-}
+fixture_test!(nonnullable_impala, NonNullableImpala, "parquet-testing/nonnullable.impala");
 
 #[derive(ParquetType, Debug)]
 struct WrongCase {
@@ -599,34 +552,12 @@ fn field_names_are_case_sensitive() {
 // Files written by pyarrow and DuckDB (tests/fixtures/peers)
 // ---------------------------------------------------------------------------
 
-#[derive(ParquetType, Debug, PartialEq)]
-struct Inner {
-    b: bool,
-    i: i32,
-    s: String,
-}
-to_json_struct!(Inner { "b" => b, "i" => i, "s" => s });
+// The seed record, with three-level lists as the peers write them.
+use test_kit::seed::three_level::Nested;
 
-#[derive(ParquetType, Debug, PartialEq)]
-struct Nested {
-    b: bool,
-    i: i32,
-    s: String,
-    r: Inner,
-    o: Option<Inner>,
-    l: Vec<Inner>,
-}
-to_json_struct!(Nested { "b" => b, "i" => i, "s" => s, "r" => r, "o" => o, "l" => l });
+fixture_test!(peers_nested_pyarrow, Nested, "peers/nested.pyarrow");
 
-#[test]
-fn peers_nested_pyarrow() {
-    check::<Nested>("peers/nested.pyarrow");
-}
-
-#[test]
-fn peers_nested_pyarrow_item_elements() {
-    check::<Nested>("peers/nested.pyarrow-2level");
-}
+fixture_test!(peers_nested_pyarrow_item_elements, Nested, "peers/nested.pyarrow-2level");
 
 #[test]
 fn peers_nested_duckdb_all_optional_into_required_fields() {
@@ -737,14 +668,10 @@ struct UnsignedIntoSigned {
 #[test]
 fn peers_types_lossy_projections_are_refused() {
     let name = "peers/types.pyarrow";
-    let e = expect_error::<NanosIntoMicros>(name);
-    assert_eq!(e.column(), Some("ts_ns"), "{e}");
-    let e = expect_error::<LocalIntoInstant>(name);
-    assert_eq!(e.column(), Some("ts_us"), "{e}");
-    let e = expect_error::<WideDecimalIntoDecimal>(name);
-    assert_eq!(e.column(), Some("dec38_10"), "{e}");
-    let e = expect_error::<UnsignedIntoSigned>(name);
-    assert_eq!(e.column(), Some("u64"), "{e}");
+    refused_at::<NanosIntoMicros>(name, "ts_ns");
+    refused_at::<LocalIntoInstant>(name, "ts_us");
+    refused_at::<WideDecimalIntoDecimal>(name, "dec38_10");
+    refused_at::<UnsignedIntoSigned>(name, "u64");
 }
 
 // ---------------------------------------------------------------------------
@@ -804,10 +731,7 @@ fn null_error_at_record_1<T: OwnedRecord>() -> Error {
     e
 }
 
-#[test]
-fn peers_nulls_pyarrow() {
-    check::<NullsAll>("peers/nulls.pyarrow");
-}
+fixture_test!(peers_nulls_pyarrow, NullsAll, "peers/nulls.pyarrow");
 
 #[test]
 fn a_null_group_list_or_map_is_named_with_its_fix() {
@@ -855,8 +779,9 @@ fn bad_data_parquet_1481_corrupt_schema() {
     assert!(matches!(&e, Error::Damaged { location, .. } if location.footer), "the footer is rejected: {e:?}");
 }
 
+/// ARROW-RS-GH-6229-DICTHEADER's columns (also read in `damaged_files`).
 #[derive(ParquetType, Debug)]
-struct DictHeader {
+pub(crate) struct DictHeader {
     nation_key: Option<i32>,
     name: Option<Vec<u8>>,
     region_key: Option<i32>,
@@ -912,10 +837,8 @@ struct Gh41321MapFloat32 {
 fn bad_data_arrow_gh_41321_corrupt_pages() {
     // Four columns are damaged in different ways; each must fail on its own.
     let name = "parquet-testing/bad_data/ARROW-GH-41321";
-    let e = expect_error::<Gh41321Int64>(name);
-    assert_eq!(e.column(), Some("int64"), "{e:?}");
-    let e = expect_error::<Gh41321LargeBinary>(name);
-    assert_eq!(e.column(), Some("large_binary"), "{e:?}");
+    refused_at::<Gh41321Int64>(name, "int64");
+    refused_at::<Gh41321LargeBinary>(name, "large_binary");
     let e = expect_error::<Gh41321ListFloat64>(name);
     assert!(e.column().is_some_and(|p| p.starts_with("fixed_size_list_float64")), "{e:?}");
     let e = expect_error::<Gh41321MapFloat32>(name);
@@ -958,9 +881,8 @@ struct Gh45185 {
 
 #[test]
 fn bad_data_arrow_gh_45185_record_starts_with_repetition() {
-    let e = expect_error::<Gh45185>("parquet-testing/bad_data/ARROW-GH-45185");
+    let e = refused_at::<Gh45185>("parquet-testing/bad_data/ARROW-GH-45185", "x.list.element");
     assert!(matches!(e, Error::Damaged { .. }), "{e:?}");
-    assert_eq!(e.column(), Some("x.list.element"), "{e:?}");
 }
 
 #[derive(ParquetType, Debug)]
@@ -970,8 +892,7 @@ struct Gh47662 {
 
 #[test]
 fn bad_data_arrow_gh_47662_nulls_in_required_column() {
-    let e = expect_error::<Gh47662>("parquet-testing/bad_data/ARROW-GH-47662");
-    assert_eq!(e.column(), Some("flba_field"), "{e:?}");
+    refused_at::<Gh47662>("parquet-testing/bad_data/ARROW-GH-47662", "flba_field");
 }
 
 // ---------------------------------------------------------------------------

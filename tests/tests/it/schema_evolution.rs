@@ -112,6 +112,17 @@ fn write_raw(schema: &str, cols: &[Col<'_>]) -> Bytes {
     Bytes::from(out)
 }
 
+/// Opening `file` as `T` fails at `column`, with a message that holds
+/// each of `words`.
+fn refused<T: OwnedRecord>(file: &Bytes, column: &str, words: &[&str]) {
+    let e = open_error::<T>(file);
+    assert_eq!(e.column(), Some(column), "{e}");
+    let msg = message_of(&e);
+    for word in words {
+        assert!(msg.contains(word), "{msg}");
+    }
+}
+
 fn message_of(e: &Error) -> String {
     e.to_string()
 }
@@ -154,6 +165,13 @@ fn v1_file() -> Bytes {
     write(&v1_rows())
 }
 
+/// The V1 file read as `T` gives `expected` of each V1 row.
+fn assert_v1_reads_as<T: OwnedRecord + PartialEq + std::fmt::Debug>(expected: impl FnMut(V1) -> T) {
+    let got: Vec<T> = read(&v1_file()).expect("read");
+    let want: Vec<T> = v1_rows().into_iter().map(expected).collect();
+    assert_eq!(got, want);
+}
+
 #[derive(ParquetType, Debug, PartialEq)]
 struct V2Added {
     id: i64,
@@ -168,21 +186,16 @@ struct V2Added {
 
 #[test]
 fn added_fields_read_as_none_or_empty() {
-    let got: Vec<V2Added> = read(&v1_file()).expect("read");
-    let want: Vec<V2Added> = v1_rows()
-        .into_iter()
-        .map(|r| V2Added {
-            id: r.id,
-            name: r.name,
-            extra: None,
-            items: Vec::new(),
-            attrs: BTreeMap::new(),
-            hashed: HashMap::new(),
-            maybe_items: None,
-            nested: None,
-        })
-        .collect();
-    assert_eq!(got, want);
+    assert_v1_reads_as(|r| V2Added {
+        id: r.id,
+        name: r.name,
+        extra: None,
+        items: Vec::new(),
+        attrs: BTreeMap::new(),
+        hashed: HashMap::new(),
+        maybe_items: None,
+        nested: None,
+    });
 }
 
 #[derive(ParquetType, Debug, PartialEq)]
@@ -194,13 +207,9 @@ struct V2RemovedReordered {
 
 #[test]
 fn removed_and_reordered_fields() {
-    let file = v1_file();
-    let got: Vec<V2RemovedReordered> = read(&file).expect("read");
-    let want: Vec<V2RemovedReordered> =
-        v1_rows().into_iter().map(|r| V2RemovedReordered { tags: r.tags, name: r.name, id: r.id }).collect();
-    assert_eq!(got, want);
+    assert_v1_reads_as(|r| V2RemovedReordered { tags: r.tags, name: r.name, id: r.id });
     // Only the three columns named are decoded.
-    let reader = ParquetReader::<V2RemovedReordered, _>::new(file).expect("open");
+    let reader = ParquetReader::<V2RemovedReordered, _>::new(v1_file()).expect("open");
     assert_eq!(reader.projected_columns().len(), 3, "{:?}", reader.projected_columns());
 }
 
@@ -217,10 +226,7 @@ struct V2Nested {
 
 #[test]
 fn nested_projection() {
-    let got: Vec<V2Nested> = read(&v1_file()).expect("read");
-    let want: Vec<V2Nested> =
-        v1_rows().into_iter().map(|r| V2Nested { inner: InnerProjected { c: r.inner.c, a: r.inner.a } }).collect();
-    assert_eq!(got, want);
+    assert_v1_reads_as(|r| V2Nested { inner: InnerProjected { c: r.inner.c, a: r.inner.a } });
 }
 
 #[derive(ParquetType, Debug, PartialEq)]
@@ -233,12 +239,7 @@ struct V2Widened {
 
 #[test]
 fn required_fields_widen_to_optional() {
-    let got: Vec<V2Widened> = read(&v1_file()).expect("read");
-    let want: Vec<V2Widened> = v1_rows()
-        .into_iter()
-        .map(|r| V2Widened { id: Some(r.id), inner: Some(r.inner), tags: Some(r.tags), name: Some(r.name) })
-        .collect();
-    assert_eq!(got, want);
+    assert_v1_reads_as(|r| V2Widened { id: Some(r.id), inner: Some(r.inner), tags: Some(r.tags), name: Some(r.name) });
 }
 
 #[derive(ParquetType, Debug, PartialEq)]
@@ -309,10 +310,7 @@ struct MissingNestedInner {
 
 #[test]
 fn missing_required_nested_field_names_its_group() {
-    let e = open_error::<MissingNested>(&v1_file());
-    assert_eq!(e.column(), Some("inner"), "{e}");
-    let msg = message_of(&e);
-    assert!(msg.contains("`z`") && msg.contains("[a, b, c]"), "{msg}");
+    refused::<MissingNested>(&v1_file(), "inner", &["`z`", "[a, b, c]"]);
 }
 
 #[derive(ParquetType, Debug)]
@@ -333,20 +331,11 @@ struct IntAsDouble {
 #[test]
 fn physical_type_mismatch_names_both_types() {
     let file = v1_file();
-    let e = open_error::<StringAsInt>(&file);
-    assert_eq!(e.column(), Some("name"), "{e}");
-    let msg = message_of(&e);
-    assert!(msg.contains("integer") && msg.contains("BYTE_ARRAY"), "{msg}");
+    refused::<StringAsInt>(&file, "name", &["integer", "BYTE_ARRAY"]);
 
-    let e = open_error::<IntAsString>(&file);
-    assert_eq!(e.column(), Some("id"), "{e}");
-    let msg = message_of(&e);
-    assert!(msg.contains("string") && msg.contains("INT64"), "{msg}");
+    refused::<IntAsString>(&file, "id", &["string", "INT64"]);
 
-    let e = open_error::<IntAsDouble>(&file);
-    assert_eq!(e.column(), Some("maybe"), "{e}");
-    let msg = message_of(&e);
-    assert!(msg.contains("DOUBLE") && msg.contains("INT32"), "{msg}");
+    refused::<IntAsDouble>(&file, "maybe", &["DOUBLE", "INT32"]);
 }
 
 #[derive(ParquetType, Debug)]
@@ -362,12 +351,9 @@ struct SignedAsUnsigned {
 #[test]
 fn narrowing_integers_is_refused() {
     let file = v1_file();
-    let e = open_error::<LongAsInt>(&file);
-    assert_eq!(e.column(), Some("id"), "{e}");
-    assert!(message_of(&e).contains("i32"), "{e}");
+    refused::<LongAsInt>(&file, "id", &["i32"]);
     // Signed INT32 may hold negatives: never read into u32.
-    let e = open_error::<SignedAsUnsigned>(&file);
-    assert_eq!(e.column(), Some("maybe"), "{e}");
+    refused::<SignedAsUnsigned>(&file, "maybe", &[]);
 }
 
 #[derive(ParquetType, Debug)]
@@ -388,12 +374,9 @@ struct ListAsScalar {
 #[test]
 fn shape_mismatches_are_refused() {
     let file = v1_file();
-    let e = open_error::<StructAsScalar>(&file);
-    assert_eq!(e.column(), Some("inner"), "{e}");
-    let e = open_error::<ScalarAsStruct>(&file);
-    assert_eq!(e.column(), Some("name"), "{e}");
-    let e = open_error::<ListAsScalar>(&file);
-    assert_eq!(e.column(), Some("tags"), "{e}");
+    refused::<StructAsScalar>(&file, "inner", &[]);
+    refused::<ScalarAsStruct>(&file, "name", &[]);
+    refused::<ListAsScalar>(&file, "tags", &[]);
 }
 
 // ---------------------------------------------------------------------------
@@ -501,12 +484,9 @@ fn finer_or_local_timestamps_are_refused() {
     let t = NaiveDate::from_ymd_opt(2024, 2, 29).and_then(|d| d.and_hms_nano_opt(1, 2, 3, 456_789_123)).expect("date");
     let file = write(&[NanosWritten { local: t }]);
     // NANOS into a micros field would drop digits.
-    let e = open_error::<MicrosRead>(&file);
-    assert_eq!(e.column(), Some("local"), "{e}");
-    assert!(message_of(&e).contains("NANOS"), "{e}");
+    refused::<MicrosRead>(&file, "local", &["NANOS"]);
     // A local timestamp is not an instant.
-    let e = open_error::<LocalAsInstant>(&file);
-    assert_eq!(e.column(), Some("local"), "{e}");
+    refused::<LocalAsInstant>(&file, "local", &[]);
     assert_eq!(read::<NanosRead>(&file).expect("read"), [NanosRead { local: t }]);
 }
 
@@ -791,9 +771,7 @@ struct BareAsOption {
 #[test]
 fn bare_repeated_field_into_a_single_value_is_refused() {
     let file = write_raw("message bare { repeated int32 ids; }", &[col(Values::I32(&[1]), &[1], &[0])]);
-    let e = open_error::<BareAsOption>(&file);
-    assert_eq!(e.column(), Some("ids"), "{e}");
-    assert!(message_of(&e).contains("repeated"), "{e}");
+    refused::<BareAsOption>(&file, "ids", &["repeated"]);
 }
 
 // ---------------------------------------------------------------------------
@@ -911,9 +889,7 @@ fn key_only_maps() {
             KeysAsMap { s: [(4, None)].into() },
         ]
     );
-    let e = open_error::<KeysAsRequiredMap>(&file);
-    assert_eq!(e.column(), Some("s"), "{e}");
-    assert!(message_of(&e).contains("no values"), "{e}");
+    refused::<KeysAsRequiredMap>(&file, "s", &["no values"]);
 }
 
 #[derive(ParquetType, Debug, PartialEq)]

@@ -13,6 +13,7 @@ use bytes::Bytes;
 use magnolify_parquet::file::AtomicFile;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReaderBuilder};
+use test_kit::io::file_with;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 struct Leg {
@@ -60,13 +61,8 @@ fn trips(n: u64) -> Vec<Trip> {
 
 /// A file of `records` in row groups of 37 records.
 fn file_of(records: &[Trip]) -> Bytes {
-    let mut w = ParquetWriter::<Trip, Vec<u8>>::builder()
-        .max_row_group_rows(37)
-        .data_page_rows(10)
-        .build(Vec::new())
-        .expect("writer");
-    w.write_all(records).expect("write");
-    Bytes::from(w.into_inner().expect("close"))
+    file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(37).data_page_rows(10), records)
+        .expect("written")
 }
 
 fn groups_of(file: &Bytes) -> usize {

@@ -342,6 +342,15 @@ fn empty_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// An empty directory `name` with `orders.parquet` in it holding "the
+/// previous version", and that file's path.
+fn over_a_previous_version(name: &str) -> (PathBuf, PathBuf) {
+    let dir = empty_dir(name);
+    let target = dir.join("orders.parquet");
+    std::fs::write(&target, b"the previous version").expect("seed");
+    (dir, target)
+}
+
 fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .expect("list")
@@ -374,9 +383,7 @@ fn a_dropped_writer_leaves_no_file_and_no_temporary() {
 
 #[test]
 fn a_dropped_writer_leaves_an_existing_file_untouched() {
-    let dir = empty_dir("untouched");
-    let target = dir.join("orders.parquet");
-    std::fs::write(&target, b"the previous version").expect("seed");
+    let (dir, target) = over_a_previous_version("untouched");
     {
         let mut w = ParquetWriter::<Order, _>::create(&target).expect("create");
         w.write(&good(1)).expect("write");
@@ -388,9 +395,7 @@ fn a_dropped_writer_leaves_an_existing_file_untouched() {
 
 #[test]
 fn a_closed_writer_leaves_exactly_the_complete_file() {
-    let dir = empty_dir("closed");
-    let target = dir.join("orders.parquet");
-    std::fs::write(&target, b"the previous version").expect("seed");
+    let (dir, target) = over_a_previous_version("closed");
     let mut w = ParquetWriter::<Order, Vec<u8>>::builder().max_row_group_rows(3).create(&target).expect("create");
     let expected = interleave(|o| w.write(o), 10);
     let meta = w.close().expect("close");
