@@ -62,6 +62,14 @@ fn write_columnar(bencher: Bencher) {
     bencher.counter(ItemsCount::new(RUN)).bench_local(|| columnar::flat::write(&records, &props));
 }
 
+/// Arrow's encoder alone, from a `RecordBatch` built before timing: the
+/// limit a typed writer is measured against.
+#[divan::bench]
+fn write_arrow_encode_only(bencher: Bencher) {
+    let batch = arrow::record_batch(&arrow::flat_fields().expect("tracing Flat"), &records()).expect("batch");
+    bencher.counter(ItemsCount::new(RUN)).bench_local(|| arrow::encode_only(&batch, None));
+}
+
 #[divan::bench]
 fn write_derive_file(bencher: Bencher) {
     let records = records();
@@ -124,6 +132,14 @@ fn read_derive_file_required(bencher: Bencher) {
 fn read_parquet_derive(bencher: Bencher) {
     let file = shared_file();
     bencher.counter(ItemsCount::new(RUN)).bench_local(|| parquet_derive::read(file.clone()));
+}
+
+/// Arrow's decoder alone (batches of 1024, no record built) on the shared
+/// file: the limit a typed reader is measured against.
+#[divan::bench]
+fn read_arrow_decode_only(bencher: Bencher) {
+    let file = shared_file();
+    bencher.counter(ItemsCount::new(RUN)).bench_local(|| arrow::decode_only(file.clone()));
 }
 
 #[divan::bench]

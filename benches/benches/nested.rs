@@ -68,6 +68,14 @@ fn write_arrow(bencher: Bencher) {
     bencher.counter(ItemsCount::new(RUN)).bench_local(|| arrow::write(&fields, &records, None));
 }
 
+/// Arrow's encoder alone, from a `RecordBatch` built before timing: the
+/// limit a typed writer is measured against.
+#[divan::bench]
+fn write_arrow_encode_only(bencher: Bencher) {
+    let batch = arrow::record_batch(&arrow::nested_fields().expect("tracing Nested"), &records()).expect("batch");
+    bencher.counter(ItemsCount::new(RUN)).bench_local(|| arrow::encode_only(&batch, None));
+}
+
 #[divan::bench]
 fn write_derive_file(bencher: Bencher) {
     let records = records();
@@ -101,6 +109,14 @@ fn read_columnar(bencher: Bencher) {
 fn read_row_api(bencher: Bencher) {
     let file = shared_file();
     bencher.counter(ItemsCount::new(RUN)).bench_local(|| row_api::read_nested(file.clone()));
+}
+
+/// Arrow's decoder alone (batches of 1024, no record built) on the shared
+/// file: the limit a typed reader is measured against.
+#[divan::bench]
+fn read_arrow_decode_only(bencher: Bencher) {
+    let file = shared_file();
+    bencher.counter(ItemsCount::new(RUN)).bench_local(|| arrow::decode_only(file.clone()));
 }
 
 #[divan::bench]

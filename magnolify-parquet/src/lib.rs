@@ -51,6 +51,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod assemble;
+mod codec;
 pub mod convert;
 mod decimal_bytes;
 mod derive_support;
@@ -67,6 +68,7 @@ mod record;
 pub mod schema;
 mod shred;
 mod types;
+mod values;
 mod write;
 
 pub use error::{Error, Location, Result};
@@ -83,6 +85,13 @@ pub use parquet;
 
 #[cfg(feature = "derive")]
 pub use magnolify_parquet_derive::ParquetType;
+
+/// Page decoding on its own, for the differential test and the fuzz
+/// target; not a public API.
+#[doc(hidden)]
+pub mod __decode {
+    pub use crate::codec::inspect::{decode_chunk, decode_chunk_with_crate, DecodedChunk};
+}
 
 /// What generated code names; not a public API.
 #[doc(hidden)]

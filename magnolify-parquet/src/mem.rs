@@ -3,17 +3,16 @@
 //! run on it. It is a [`ChunkSink`] for the record writer and a
 //! [`RowGroupSource`] for the record reader: the same pipelines as files.
 
-use std::collections::VecDeque;
-use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use parquet::basic::Compression;
-use parquet::column::page::{CompressedPage, Page, PageMetadata, PageReader, PageWriteSpec, PageWriter};
+use parquet::column::page::{CompressedPage, Page, PageReader, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::Result as ParquetResult;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::SchemaDescriptor;
 
+use crate::codec::page_queue::PageQueue;
 use crate::error::{Error, Result};
 use crate::read::{RecordReader, Resolved, RowGroupSource, DEFAULT_BATCH_SIZE};
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordWrite};
@@ -113,11 +112,11 @@ impl RowGroupSource for MemPageStore {
         Ok(g.rows as u64)
     }
 
-    fn pages(&self, group: usize, column: usize, _levels: Arc<AtomicU64>) -> Result<Box<dyn PageReader>> {
+    fn pages(&self, group: usize, column: usize) -> Result<Box<dyn PageReader>> {
         // The store's pages were written by this library: nothing to distrust.
         let g = self.row_groups.get(group).ok_or_else(|| no_group(group, self.row_groups.len()))?;
         let pages = g.columns.get(column).cloned().unwrap_or_default();
-        Ok(Box::new(MemPageReader { pages: pages.into() }))
+        Ok(Box::new(PageQueue { pages: pages.into() }))
     }
 }
 
@@ -216,42 +215,5 @@ impl<C: RecordWrite> MemWriter<C> {
         self.inner.finish()?;
         let MemChunks { schema, row_groups, .. } = self.inner.into_sink();
         Ok(MemPageStore { schema, row_groups })
-    }
-}
-
-/// Replays a column's pages to a column reader.
-struct MemPageReader {
-    pages: VecDeque<Page>,
-}
-
-impl PageReader for MemPageReader {
-    fn get_next_page(&mut self) -> ParquetResult<Option<Page>> {
-        Ok(self.pages.pop_front())
-    }
-
-    fn peek_next_page(&mut self) -> ParquetResult<Option<PageMetadata>> {
-        Ok(self.pages.front().map(|page| match page {
-            Page::DictionaryPage { .. } => PageMetadata { num_rows: None, num_levels: None, is_dict: true },
-            Page::DataPageV2 { num_rows, num_values, .. } => PageMetadata {
-                num_rows: Some(*num_rows as usize),
-                num_levels: Some(*num_values as usize),
-                is_dict: false,
-            },
-            Page::DataPage { num_values, .. } => {
-                PageMetadata { num_rows: None, num_levels: Some(*num_values as usize), is_dict: false }
-            }
-        }))
-    }
-
-    fn skip_next_page(&mut self) -> ParquetResult<()> {
-        self.pages.pop_front();
-        Ok(())
-    }
-}
-
-impl Iterator for MemPageReader {
-    type Item = ParquetResult<Page>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.get_next_page().transpose()
     }
 }

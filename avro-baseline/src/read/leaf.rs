@@ -132,10 +132,11 @@ pub(crate) fn read(cursor: usize, conv: &Conv, src: &mut RecordSource) -> Result
         Conv::Bool => src.take_bool(cursor)?.map(Value::Boolean),
         Conv::F32(f) => src.take_f32(cursor)?.map(f),
         Conv::F64(f) => src.take_f64(cursor)?.map(f),
-        Conv::String => bytes(src, cursor, |b| match std::str::from_utf8(b) {
-            Ok(s) => Ok(Value::String(s.to_owned())),
-            Err(e) => Err(format!("invalid UTF-8: {e}")),
-        })?,
+        Conv::String => match src.take_str(cursor, |s| Value::String(s.to_owned()))? {
+            Some(Ok(v)) => Some(v),
+            Some(Err(e)) => return Err(src.value_error(cursor, format!("invalid UTF-8: {e}"))),
+            None => None,
+        },
         Conv::Bytes => bytes(src, cursor, |b| Ok(Value::Bytes(b.to_vec())))?,
         Conv::FixedFromInt96 => src.take_i96(cursor)?.map(|v| {
             let mut out = Vec::with_capacity(12);

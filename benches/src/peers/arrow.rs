@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use arrow::array::RecordBatch;
 use arrow::datatypes::{DataType, Field, FieldRef, TimeUnit};
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -48,10 +49,31 @@ pub fn write<T: Serialize>(
     records: &[T],
     props: Option<WriterProperties>,
 ) -> Result<Vec<u8>, BoxError> {
-    let batch = serde_arrow::to_record_batch(fields, &records)?;
+    encode_only(&record_batch(fields, records)?, props)
+}
+
+/// The `RecordBatch` of `records` (built before timing, for the encode-only row).
+pub fn record_batch<T: Serialize>(fields: &[FieldRef], records: &[T]) -> Result<RecordBatch, BoxError> {
+    Ok(serde_arrow::to_record_batch(fields, &records)?)
+}
+
+/// Arrow's encode alone: `batch` through `ArrowWriter` into a file in
+/// memory, no record is converted.
+pub fn encode_only(batch: &RecordBatch, props: Option<WriterProperties>) -> Result<Vec<u8>, BoxError> {
     let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), props)?;
-    writer.write(&batch)?;
+    writer.write(batch)?;
     Ok(writer.into_inner()?)
+}
+
+/// Arrow's decode alone: every `RecordBatch` of a file (batches of 1024
+/// rows), no record is built; returns the rows read.
+pub fn decode_only(file: Bytes) -> Result<usize, BoxError> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)?.with_batch_size(1024).build()?;
+    let mut rows = 0;
+    for batch in reader {
+        rows += batch?.num_rows();
+    }
+    Ok(rows)
 }
 
 /// Reads every record of a file through `ParquetRecordBatchReader`

@@ -4,48 +4,17 @@
 use std::sync::Arc;
 
 use parquet::column::page::PageReader;
-use parquet::column::reader::{get_column_reader, ColumnReader};
-use parquet::data_type::{ByteArray, FixedLenByteArray, Int96};
+use parquet::data_type::Int96;
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor};
 
 use super::nulls::null_error;
+use crate::codec::ColumnDecoder;
 use crate::error::{Error, Location, Result};
-use crate::guard::crate_call;
-
-/// The dense values of one batch of a leaf, typed by its physical type.
-#[derive(Debug)]
-pub(crate) enum Values {
-    Bool(Vec<bool>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    I96(Vec<Int96>),
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-    Bytes(Vec<ByteArray>),
-    Fixed(Vec<FixedLenByteArray>),
-}
-
-impl Values {
-    #[inline(always)]
-    fn len(&self) -> usize {
-        match self {
-            Values::Bool(v) => v.len(),
-            Values::I32(v) => v.len(),
-            Values::I64(v) => v.len(),
-            Values::I96(v) => v.len(),
-            Values::F32(v) => v.len(),
-            Values::F64(v) => v.len(),
-            Values::Bytes(v) => v.len(),
-            Values::Fixed(v) => v.len(),
-        }
-    }
-}
+use crate::values::{ColumnValues, LeafBatch};
 
 /// One projected leaf: its decoder and the current batch with read positions.
 pub(crate) struct LeafCursor {
-    pub(crate) def: Vec<i16>,
-    pub(crate) rep: Vec<i16>,
-    pub(crate) values: Values,
+    pub(crate) batch: LeafBatch,
     /// Next level (triplet) to read.
     pub(crate) lvl: usize,
     /// Next dense value to read.
@@ -58,7 +27,7 @@ pub(crate) struct LeafCursor {
     /// Index of the column among the file's leaves.
     pub(crate) column: usize,
     pub(crate) descr: ColumnDescPtr,
-    reader: Option<ColumnReader>,
+    decoder: Option<ColumnDecoder>,
 }
 
 macro_rules! take_value {
@@ -73,8 +42,11 @@ macro_rules! take_value {
             }
             let i = c.val;
             c.val += 1;
-            match &c.values {
-                Values::$variant(v) => match v.get(i) {
+            let Some((values, i)) = c.batch.locate(i) else {
+                return Err(damaged_cold(&c.path, "fewer values than defined levels"));
+            };
+            match values {
+                ColumnValues::$variant(v) => match v.get(i) {
                     Some(x) => Ok(Some(x.clone())),
                     None => Err(damaged_cold(&c.path, "fewer values than defined levels")),
                 },
@@ -86,21 +58,9 @@ macro_rules! take_value {
 
 impl LeafCursor {
     pub(crate) fn new(column: usize, descr: ColumnDescPtr) -> Self {
-        use parquet::basic::Type as P;
-        let values = match descr.physical_type() {
-            P::BOOLEAN => Values::Bool(Vec::new()),
-            P::INT32 => Values::I32(Vec::new()),
-            P::INT64 => Values::I64(Vec::new()),
-            P::INT96 => Values::I96(Vec::new()),
-            P::FLOAT => Values::F32(Vec::new()),
-            P::DOUBLE => Values::F64(Vec::new()),
-            P::BYTE_ARRAY => Values::Bytes(Vec::new()),
-            P::FIXED_LEN_BYTE_ARRAY => Values::Fixed(Vec::new()),
-        };
+        let batch = LeafBatch::new(descr.physical_type(), descr.type_length());
         LeafCursor {
-            def: Vec::new(),
-            rep: Vec::new(),
-            values,
+            batch,
             lvl: 0,
             val: 0,
             levels: 0,
@@ -109,7 +69,7 @@ impl LeafCursor {
             path: descr.path().string(),
             column,
             descr,
-            reader: None,
+            decoder: None,
         }
     }
 
@@ -121,11 +81,11 @@ impl LeafCursor {
 
     fn count_levels(&self) -> usize {
         if self.max_rep > 0 {
-            self.rep.len()
+            self.batch.rep.len()
         } else if self.max_def > 0 {
-            self.def.len()
+            self.batch.def.len()
         } else {
-            self.values.len()
+            self.batch.len()
         }
     }
 
@@ -138,84 +98,30 @@ impl LeafCursor {
         self.lvl = i + 1;
         // A column without definition levels has an empty `def`: one bounds
         // check answers both "which level" and "is there one".
-        Ok(self.def.get(i).copied().unwrap_or(0))
+        Ok(self.batch.def.get(i).copied().unwrap_or(0))
     }
 
     /// Starts reading a new column chunk.
-    pub(crate) fn set_pages(&mut self, pages: Box<dyn PageReader>) {
-        self.reader = Some(get_column_reader(self.descr.clone(), pages));
+    pub(crate) fn set_pages(&mut self, pages: Box<dyn PageReader>, max_levels: u64) {
+        self.decoder = Some(ColumnDecoder::new(self.descr.clone(), pages, max_levels));
     }
 
     /// Decodes up to `records` whole records into the batch, replacing it.
+    /// The decoder checked every level against the column's maxima and
+    /// decoded exactly one value per defined level.
     pub(crate) fn fill(&mut self, records: usize) -> Result<usize> {
-        self.def.clear();
-        self.rep.clear();
+        self.batch.clear();
         self.lvl = 0;
         self.val = 0;
         self.levels = 0;
-        let def = (self.max_def > 0).then_some(&mut self.def);
-        let rep = (self.max_rep > 0).then_some(&mut self.rep);
-        let path = &self.path;
-        let damaged = |e: parquet::errors::ParquetError| Error::damaged(Location::column(path), e.to_string());
-        macro_rules! read {
-            ($($reader:ident => $values:ident),*) => {
-                match (&mut self.reader, &mut self.values) {
-                    $((Some(ColumnReader::$reader(r)), Values::$values(v)) => {
-                        v.clear();
-                        crate_call(|| Location::column(path), || r.read_records(records, def, rep, v).map_err(damaged))?
-                    })*
-                    (None, _) => return Ok(0),
-                    _ => {
-                        return Err(Error::bug(
-                            Location::column(path),
-                            "column reader and buffer disagree on the physical type",
-                        ))
-                    }
-                }
-            };
-        }
-        let (n, _, _) = read!(
-            BoolColumnReader => Bool,
-            Int32ColumnReader => I32,
-            Int64ColumnReader => I64,
-            Int96ColumnReader => I96,
-            FloatColumnReader => F32,
-            DoubleColumnReader => F64,
-            ByteArrayColumnReader => Bytes,
-            FixedLenByteArrayColumnReader => Fixed
-        );
+        let Some(decoder) = &mut self.decoder else { return Ok(0) };
+        let n = decoder.fill(records, &mut self.batch)?;
         self.levels = self.count_levels();
-        self.check_batch()?;
         Ok(n)
     }
 
-    /// Checks the levels of a fresh batch against the schema's bounds, so
-    /// that assembly can trust them.
-    fn check_batch(&self) -> Result<()> {
-        let damaged = |message: String| Err(Error::damaged(Location::column(&self.path), message));
-        if let Some(d) = self.def.iter().find(|d| **d < 0 || **d > self.max_def) {
-            return damaged(format!("definition level {d} outside 0..={}", self.max_def));
-        }
-        if let Some(r) = self.rep.iter().find(|r| **r < 0 || **r > self.max_rep) {
-            return damaged(format!("repetition level {r} outside 0..={}", self.max_rep));
-        }
-        // A batch holds whole records, and a record starts at repetition level 0.
-        if let Some(r) = self.rep.first().filter(|r| **r != 0) {
-            return damaged(format!("a record starts at repetition level {r}, not 0"));
-        }
-        if self.max_def > 0 && self.max_rep > 0 && self.def.len() != self.rep.len() {
-            return damaged("as many definition as repetition levels expected".to_owned());
-        }
-        let defined =
-            if self.max_def > 0 { self.def.iter().filter(|d| **d == self.max_def).count() } else { self.len() };
-        if defined != self.values.len() {
-            return damaged(format!("{} values decoded for {defined} defined levels", self.values.len()));
-        }
-        Ok(())
-    }
-
     fn exhausted(&self) -> bool {
-        self.lvl == self.len() && self.val == self.values.len()
+        self.lvl == self.len() && self.val == self.batch.len()
     }
 }
 
@@ -286,7 +192,7 @@ impl RecordSource {
         // empty, and past the batch's end both are exhausted: either way the
         // answer is 0, which `get` gives without a branch on the maxima.
         match self.cursors.get(cursor) {
-            Some(c) => (c.rep.get(c.lvl).copied().unwrap_or(0), c.def.get(c.lvl).copied().unwrap_or(0)),
+            Some(c) => (c.batch.rep.get(c.lvl).copied().unwrap_or(0), c.batch.def.get(c.lvl).copied().unwrap_or(0)),
             None => (0, 0),
         }
     }
@@ -314,7 +220,7 @@ impl RecordSource {
     /// null and the type to use instead.
     #[cold]
     pub fn null_error(&self, cursor: usize) -> Error {
-        let def = self.cursors.get(cursor).and_then(|c| c.lvl.checked_sub(1).and_then(|i| c.def.get(i)));
+        let def = self.cursors.get(cursor).and_then(|c| c.lvl.checked_sub(1).and_then(|i| c.batch.def.get(i)));
         self.null_at(cursor, def.copied().unwrap_or(0))
     }
 
@@ -376,9 +282,11 @@ impl RecordSource {
         }
         let i = c.val;
         c.val += 1;
-        let bytes = match &c.values {
-            Values::Bytes(v) => v.get(i).map(|b| b.data()),
-            Values::Fixed(v) => v.get(i).map(|b| b.data()),
+        let Some((values, i)) = c.batch.locate(i) else {
+            return Err(damaged_cold(&c.path, "fewer values than defined levels"));
+        };
+        let bytes = match values {
+            ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.get(i),
             _ => return Err(bug_cold(&c.path, "the converter read bytes from a column that holds none")),
         };
         match bytes {
@@ -387,14 +295,50 @@ impl RecordSource {
         }
     }
 
-    /// Starts a new column chunk for every cursor: `pages(i, column)` gives
-    /// the page reader of cursor `i`, which reads file column `column`.
+    /// Calls `f` on the next BYTE_ARRAY value as text, without copying it;
+    /// `Ok(None)` for a null, `Ok(Some(Err(_)))` for bytes that are not UTF-8.
+    /// A batch's values are validated together, once.
+    #[inline]
+    pub fn take_str<R>(
+        &mut self,
+        cursor: usize,
+        f: impl FnOnce(&str) -> R,
+    ) -> Result<Option<std::result::Result<R, std::str::Utf8Error>>> {
+        let c = self.cursor_mut(cursor)?;
+        if c.next_def()? < c.max_def {
+            return Ok(None);
+        }
+        let i = c.val;
+        c.val += 1;
+        if c.batch.dictionary.is_none() {
+            if let ColumnValues::Bytes(b) = &mut c.batch.values {
+                // Once per batch (a dictionary was checked when decoded).
+                b.check_text();
+            }
+        }
+        let Some((values, i)) = c.batch.locate(i) else {
+            return Err(damaged_cold(&c.path, "fewer values than defined levels"));
+        };
+        let text = match values {
+            ColumnValues::Bytes(b) => b.get_str(i),
+            _ => return Err(bug_cold(&c.path, "the converter read text from a column that holds none")),
+        };
+        match text {
+            Some(text) => Ok(Some(text.map(f))),
+            None => Err(damaged_cold(&c.path, "fewer values than defined levels")),
+        }
+    }
+
+    /// Starts a new column chunk for every cursor: `pages(column)` gives
+    /// the pages of file column `column`, whose pages reached by one batch
+    /// hold at most `max_levels` levels.
     pub(crate) fn set_pages(
         &mut self,
-        mut pages: impl FnMut(usize, usize) -> Result<Box<dyn PageReader>>,
+        mut pages: impl FnMut(usize) -> Result<Box<dyn PageReader>>,
+        max_levels: u64,
     ) -> Result<()> {
-        for (i, c) in self.cursors.iter_mut().enumerate() {
-            c.set_pages(pages(i, c.column)?);
+        for c in &mut self.cursors {
+            c.set_pages(pages(c.column)?, max_levels);
         }
         Ok(())
     }

@@ -5,12 +5,10 @@
 mod builder;
 mod chunk;
 mod footer;
-mod pages;
 mod thrift;
 
 use std::ops::Deref;
 use std::path::Path;
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use parquet::column::page::PageReader;
@@ -102,7 +100,7 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
         u64::try_from(rows).map_err(|_| Error::damaged(Location::row_group(group), format!("{rows} rows")))
     }
 
-    fn pages(&self, group: usize, column: usize, levels: Arc<AtomicU64>) -> Result<Box<dyn PageReader>> {
+    fn pages(&self, group: usize, column: usize) -> Result<Box<dyn PageReader>> {
         let rows = self.num_rows(group)?;
         let chunk = self.metadata.row_group(group).columns().get(column).ok_or_else(|| {
             Error::damaged(Location::row_group(group), format!("no column chunk {column} in the row group"))
@@ -120,7 +118,11 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
                     .map_err(|e| Error::damaged(Location::column(&path), e.to_string()))
             },
         )?;
-        Ok(Box::new(pages::CheckedPages::new(pages, &descr, &self.limits, levels)))
+        Ok(Box::new(pages))
+    }
+
+    fn max_levels(&self) -> u64 {
+        self.limits.max_levels
     }
 }
 

@@ -2,7 +2,6 @@
 //! in batches of whole records into cursors, assembled by a converter.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use parquet::schema::types::SchemaDescriptor;
@@ -97,8 +96,6 @@ pub struct RecordReader<C: RecordRead, S> {
     open: Option<Open>,
     batch: Batch<C::Record>,
     batch_size: usize,
-    /// Levels each cursor's pages handed on during the current batch.
-    levels: Vec<Arc<AtomicU64>>,
 }
 
 impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
@@ -122,8 +119,7 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             None => (0..count).collect(),
         };
         let cursors = RecordSource::new(source.schema().clone(), &resolved.columns)?;
-        let levels = resolved.columns.iter().map(|_| Arc::new(AtomicU64::new(0))).collect();
-        Ok(RecordReader { resolved, source, cursors, groups, open: None, batch: Batch::new(), batch_size, levels })
+        Ok(RecordReader { resolved, source, cursors, groups, open: None, batch: Batch::new(), batch_size })
     }
 
     /// The source.
@@ -145,8 +141,8 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             first = first.saturating_add(self.source.num_rows(g)?);
         }
         self.cursors.record = first;
-        let (source, levels) = (&self.source, &self.levels);
-        self.cursors.set_pages(|i, column| source.pages(index, column, levels[i].clone()))?;
+        let source = &self.source;
+        self.cursors.set_pages(|column| source.pages(index, column), source.max_levels())?;
         self.open = Some(Open { index, rows, decoded: 0 });
         Ok(())
     }
@@ -155,8 +151,7 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     fn load(&mut self) -> Result<()> {
         loop {
             if let Some(open) = &mut self.open {
-                let n = next_batch(open, &mut self.cursors, &self.levels, self.batch_size)
-                    .map_err(|e| e.in_row_group(open.index))?;
+                let n = next_batch(open, &mut self.cursors, self.batch_size).map_err(|e| e.in_row_group(open.index))?;
                 if n > 0 {
                     let Resolved { converter, plan, .. } = &*self.resolved;
                     self.batch.pending =
@@ -179,10 +174,7 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
 
 /// Decodes the next batch of the open row group; returns how many records
 /// it holds (0 at the group's end), checked against the rows it claims.
-fn next_batch(open: &mut Open, cursors: &mut RecordSource, levels: &[Arc<AtomicU64>], size: usize) -> Result<usize> {
-    for counter in levels {
-        counter.store(0, Ordering::Relaxed);
-    }
+fn next_batch(open: &mut Open, cursors: &mut RecordSource, size: usize) -> Result<usize> {
     let n = if cursors.cursors.is_empty() {
         // A type none of whose fields is in the file reads no column: it
         // still has one record per row, each made of missing values, counted

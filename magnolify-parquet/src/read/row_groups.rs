@@ -1,7 +1,6 @@
 //! The seam between the record reader and where pages come from: a file's
 //! row groups, or a page store's.
 
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use parquet::column::page::PageReader;
@@ -26,9 +25,14 @@ pub trait RowGroupSource {
     /// what its columns hold while reading).
     fn num_rows(&self, group: usize) -> Result<u64>;
 
-    /// The pages of file column `column` in row group `group`. `levels`
-    /// counts the levels the pages hand on; the reader resets it before each
-    /// batch, and a source that distrusts its pages refuses a page that
-    /// takes it past its limit.
-    fn pages(&self, group: usize, column: usize, levels: Arc<AtomicU64>) -> Result<Box<dyn PageReader>>;
+    /// The pages of file column `column` in row group `group`, decompressed.
+    fn pages(&self, group: usize, column: usize) -> Result<Box<dyn PageReader>>;
+
+    /// Most levels (values and nulls) of one column that the pages reached
+    /// by one batch of records may hold: a source that distrusts its pages
+    /// sets a limit, since run-length encoding lets a few bytes claim
+    /// billions of levels. No limit by default.
+    fn max_levels(&self) -> u64 {
+        u64::MAX
+    }
 }

@@ -4,5 +4,4 @@
 
 mod sink;
 
-pub(crate) use sink::{ByteBuffer, ValueBuffer};
 pub use sink::{ColumnSink, LeafValues, WriteAt};

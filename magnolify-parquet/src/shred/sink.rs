@@ -2,11 +2,11 @@
 //! repetition levels, kept until a batch of whole records is handed to the
 //! column writers.
 
-use parquet::basic::Type as PhysicalType;
 use parquet::data_type::Int96;
 use parquet::schema::types::SchemaDescriptor;
 
 use crate::error::{Error, Location, Result};
+use crate::values::ColumnValues;
 
 /// Where a value lands while shredding: its first leaf column, the repetition
 /// level its first triplet carries, the definition level reached so far, and
@@ -72,124 +72,6 @@ impl WriteAt {
     }
 }
 
-/// Contiguous bytes of many values: one allocation per batch, not per value.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct ByteBuffer {
-    pub(crate) data: Vec<u8>,
-    pub(crate) ends: Vec<usize>,
-}
-
-impl ByteBuffer {
-    fn split(&self) -> Vec<&[u8]> {
-        let mut start = 0;
-        self.ends
-            .iter()
-            .map(|&end| {
-                let v = &self.data[start..end];
-                start = end;
-                v
-            })
-            .collect()
-    }
-
-    fn len(&self) -> usize {
-        self.ends.len()
-    }
-    fn truncate(&mut self, n: usize) {
-        self.ends.truncate(n);
-        self.data.truncate(self.ends.last().copied().unwrap_or(0));
-    }
-    fn clear(&mut self) {
-        self.data.clear();
-        self.ends.clear();
-    }
-}
-
-/// The dense values of one leaf, typed by the leaf's physical type.
-#[derive(Debug, Clone)]
-pub(crate) enum ValueBuffer {
-    Bool(Vec<bool>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    I96(Vec<Int96>),
-    F32(Vec<f32>),
-    F64(Vec<f64>),
-    Bytes(ByteBuffer),
-    Fixed(ByteBuffer, usize),
-}
-
-impl ValueBuffer {
-    fn new(physical: PhysicalType, length: i32) -> Self {
-        match physical {
-            PhysicalType::BOOLEAN => ValueBuffer::Bool(Vec::new()),
-            PhysicalType::INT32 => ValueBuffer::I32(Vec::new()),
-            PhysicalType::INT64 => ValueBuffer::I64(Vec::new()),
-            PhysicalType::INT96 => ValueBuffer::I96(Vec::new()),
-            PhysicalType::FLOAT => ValueBuffer::F32(Vec::new()),
-            PhysicalType::DOUBLE => ValueBuffer::F64(Vec::new()),
-            PhysicalType::BYTE_ARRAY => ValueBuffer::Bytes(ByteBuffer::default()),
-            PhysicalType::FIXED_LEN_BYTE_ARRAY => ValueBuffer::Fixed(ByteBuffer::default(), length.max(0) as usize),
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            ValueBuffer::Bool(v) => v.len(),
-            ValueBuffer::I32(v) => v.len(),
-            ValueBuffer::I64(v) => v.len(),
-            ValueBuffer::I96(v) => v.len(),
-            ValueBuffer::F32(v) => v.len(),
-            ValueBuffer::F64(v) => v.len(),
-            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.len(),
-        }
-    }
-
-    fn truncate(&mut self, n: usize) {
-        match self {
-            ValueBuffer::Bool(v) => v.truncate(n),
-            ValueBuffer::I32(v) => v.truncate(n),
-            ValueBuffer::I64(v) => v.truncate(n),
-            ValueBuffer::I96(v) => v.truncate(n),
-            ValueBuffer::F32(v) => v.truncate(n),
-            ValueBuffer::F64(v) => v.truncate(n),
-            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.truncate(n),
-        }
-    }
-
-    pub(crate) fn clear(&mut self) {
-        match self {
-            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.clear(),
-            other => other.truncate(0),
-        }
-    }
-
-    /// Approximate raw size in bytes, for row-group sizing.
-    fn raw_bytes(&self) -> usize {
-        match self {
-            ValueBuffer::Bool(v) => v.len(),
-            ValueBuffer::I32(v) => v.len() * 4,
-            ValueBuffer::I64(v) => v.len() * 8,
-            ValueBuffer::I96(v) => v.len() * 12,
-            ValueBuffer::F32(v) => v.len() * 4,
-            ValueBuffer::F64(v) => v.len() * 8,
-            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => b.data.len() + 4 * b.len(),
-        }
-    }
-
-    fn kind(&self) -> &'static str {
-        match self {
-            ValueBuffer::Bool(_) => "BOOLEAN",
-            ValueBuffer::I32(_) => "INT32",
-            ValueBuffer::I64(_) => "INT64",
-            ValueBuffer::I96(_) => "INT96",
-            ValueBuffer::F32(_) => "FLOAT",
-            ValueBuffer::F64(_) => "DOUBLE",
-            ValueBuffer::Bytes(_) => "BYTE_ARRAY",
-            ValueBuffer::Fixed(..) => "FIXED_LEN_BYTE_ARRAY",
-        }
-    }
-}
-
 /// A view of the values buffered for one leaf, by physical type.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LeafValues<'a> {
@@ -214,7 +96,7 @@ pub enum LeafValues<'a> {
 pub(crate) struct LeafBuffer {
     pub(crate) def: Vec<i16>,
     pub(crate) rep: Vec<i16>,
-    pub(crate) values: ValueBuffer,
+    pub(crate) values: ColumnValues,
     pub(crate) max_def: i16,
     pub(crate) max_rep: i16,
     pub(crate) path: String,
@@ -301,7 +183,7 @@ macro_rules! push_fixed_width {
         pub fn $name(&mut self, at: WriteAt, value: $t) -> Result<()> {
             let leaf = self.leaf_mut(at.leaf())?;
             match &mut leaf.values {
-                ValueBuffer::$variant(v) => v.push(value),
+                ColumnValues::$variant(v) => v.push(value),
                 _ => return Err(wrong_type(leaf, stringify!($variant))),
             }
             leaf.levels(at.r(), at.d);
@@ -319,7 +201,7 @@ impl ColumnSink {
             .map(|c| LeafBuffer {
                 def: Vec::new(),
                 rep: Vec::new(),
-                values: ValueBuffer::new(c.physical_type(), c.type_length()),
+                values: ColumnValues::new(c.physical_type(), c.type_length()),
                 max_def: c.max_def_level(),
                 max_rep: c.max_rep_level(),
                 path: c.path().string(),
@@ -365,13 +247,13 @@ impl ColumnSink {
     pub fn values(&self, leaf: usize) -> Option<LeafValues<'_>> {
         let leaf = self.leaves.get(leaf)?;
         Some(match &leaf.values {
-            ValueBuffer::Bool(v) => LeafValues::Bool(v),
-            ValueBuffer::I32(v) => LeafValues::I32(v),
-            ValueBuffer::I64(v) => LeafValues::I64(v),
-            ValueBuffer::I96(v) => LeafValues::I96(v),
-            ValueBuffer::F32(v) => LeafValues::F32(v),
-            ValueBuffer::F64(v) => LeafValues::F64(v),
-            ValueBuffer::Bytes(b) | ValueBuffer::Fixed(b, _) => LeafValues::Bytes(b.split()),
+            ColumnValues::Bool(v) => LeafValues::Bool(v),
+            ColumnValues::I32(v) => LeafValues::I32(v),
+            ColumnValues::I64(v) => LeafValues::I64(v),
+            ColumnValues::I96(v) => LeafValues::I96(v),
+            ColumnValues::F32(v) => LeafValues::F32(v),
+            ColumnValues::F64(v) => LeafValues::F64(v),
+            ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => LeafValues::Bytes(b.split()),
         })
     }
 
@@ -431,17 +313,13 @@ impl ColumnSink {
     pub fn push_bytes(&mut self, at: WriteAt, value: &[u8]) -> Result<()> {
         let leaf = self.leaf_mut(at.leaf())?;
         match &mut leaf.values {
-            ValueBuffer::Bytes(b) => {
-                b.data.extend_from_slice(value);
-                b.ends.push(b.data.len());
-            }
-            ValueBuffer::Fixed(b, len) => {
+            ColumnValues::Bytes(b) => b.push(value),
+            ColumnValues::Fixed(b, len) => {
                 if value.len() != *len {
                     let expected = *len;
                     return Err(wrong_length(leaf, value.len(), expected));
                 }
-                b.data.extend_from_slice(value);
-                b.ends.push(b.data.len());
+                b.push(value);
             }
             _ => return Err(wrong_type(leaf, "bytes")),
         }

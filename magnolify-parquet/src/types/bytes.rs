@@ -33,7 +33,7 @@ fn resolve_text(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<Leaf
 #[inline]
 fn read_text<T>(plan: &LeafPlan<()>, src: &mut RecordSource, f: impl FnOnce(&str) -> T) -> Result<T> {
     let c = plan.cursor;
-    match src.take_byte_slice(c, |b| std::str::from_utf8(b).map(f).map_err(|e| e.to_string()))? {
+    match src.take_str(c, f)? {
         Some(Ok(v)) => Ok(v),
         Some(Err(e)) => Err(src.value_error(c, format!("invalid UTF-8: {e}"))),
         None => Err(src.null_error(c)),

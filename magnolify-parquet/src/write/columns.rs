@@ -9,7 +9,8 @@ use parquet::file::properties::WriterPropertiesPtr;
 use parquet::schema::types::SchemaDescriptor;
 
 use crate::error::{Error, Location, Result};
-use crate::shred::{ByteBuffer, ColumnSink, ValueBuffer};
+use crate::shred::ColumnSink;
+use crate::values::{ByteBuffer, ColumnValues};
 
 /// One column writer per leaf, over page writers chosen by the caller (the
 /// in-memory store or a file's row-group buffer).
@@ -73,19 +74,19 @@ impl ColumnWriters {
             let def = (leaf.max_def > 0).then_some(leaf.def.as_slice());
             let rep = (leaf.max_rep > 0).then_some(leaf.rep.as_slice());
             let written = match (&mut column.writer, &mut leaf.values) {
-                (ColumnWriter::BoolColumnWriter(w), ValueBuffer::Bool(v)) => w.write_batch(v, def, rep),
-                (ColumnWriter::Int32ColumnWriter(w), ValueBuffer::I32(v)) => w.write_batch(v, def, rep),
-                (ColumnWriter::Int64ColumnWriter(w), ValueBuffer::I64(v)) => w.write_batch(v, def, rep),
-                (ColumnWriter::Int96ColumnWriter(w), ValueBuffer::I96(v)) => w.write_batch(v, def, rep),
-                (ColumnWriter::FloatColumnWriter(w), ValueBuffer::F32(v)) => w.write_batch(v, def, rep),
-                (ColumnWriter::DoubleColumnWriter(w), ValueBuffer::F64(v)) => w.write_batch(v, def, rep),
-                (ColumnWriter::ByteArrayColumnWriter(w), ValueBuffer::Bytes(b)) => {
+                (ColumnWriter::BoolColumnWriter(w), ColumnValues::Bool(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::Int32ColumnWriter(w), ColumnValues::I32(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::Int64ColumnWriter(w), ColumnValues::I64(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::Int96ColumnWriter(w), ColumnValues::I96(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::FloatColumnWriter(w), ColumnValues::F32(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::DoubleColumnWriter(w), ColumnValues::F64(v)) => w.write_batch(v, def, rep),
+                (ColumnWriter::ByteArrayColumnWriter(w), ColumnValues::Bytes(b)) => {
                     fill_byte_arrays(b, &mut column.shared_budget, &mut column.bytes);
                     let r = w.write_batch(&column.bytes, def, rep);
                     column.bytes.clear();
                     r
                 }
-                (ColumnWriter::FixedLenByteArrayColumnWriter(w), ValueBuffer::Fixed(b, _)) => {
+                (ColumnWriter::FixedLenByteArrayColumnWriter(w), ColumnValues::Fixed(b, _)) => {
                     fill_byte_arrays(b, &mut column.shared_budget, &mut column.bytes);
                     column.fixed.extend(column.bytes.drain(..).map(FixedLenByteArray::from));
                     let r = w.write_batch(&column.fixed, def, rep);
@@ -146,20 +147,20 @@ const SHARED_BUDGET: usize = 4 << 20;
 /// buffer (one allocation per batch) while `budget` allows, else owned copies.
 fn fill_byte_arrays(buffer: &mut ByteBuffer, budget: &mut usize, out: &mut Vec<ByteArray>) {
     out.clear();
-    out.reserve(buffer.ends.len());
+    out.reserve(buffer.len());
     let mut start = 0;
-    if buffer.data.len() <= *budget {
-        let len = buffer.data.len();
+    let len = buffer.data().len();
+    if len <= *budget {
         *budget -= len;
         // The next batch is likely as large: give it the room at once.
-        let data = Bytes::from(std::mem::replace(&mut buffer.data, Vec::with_capacity(len)));
-        for &end in &buffer.ends {
+        let data = Bytes::from(buffer.take_data(len));
+        for &end in buffer.ends() {
             out.push(ByteArray::from(data.slice(start..end)));
             start = end;
         }
     } else {
-        for &end in &buffer.ends {
-            out.push(ByteArray::from(Bytes::copy_from_slice(&buffer.data[start..end])));
+        for &end in buffer.ends() {
+            out.push(ByteArray::from(Bytes::copy_from_slice(&buffer.data()[start..end])));
             start = end;
         }
     }

@@ -900,7 +900,7 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
         "huge dictionary",
         file,
         None,
-        "dictionary page claims 2147483647 values in 4 bytes",
+        "dictionary page: 2147483647 values of 4 bytes, but the page has 4 bytes left",
     );
 
     // A DELTA_LENGTH_BYTE_ARRAY page whose own header declares 2^40 lengths.

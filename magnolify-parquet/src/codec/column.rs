@@ -1,0 +1,404 @@
+//! The decoder of one column chunk: pages in, batches of whole records out.
+//!
+//! Each data page's levels are decoded whole when the page is reached (they
+//! are needed to find where records end), and checked against the column's
+//! maxima once; its values are decoded batch by batch straight into the
+//! batch's buffers: fixed-width values in bulk, byte strings into one
+//! contiguous buffer, dictionary indices gathered from the decoded
+//! dictionary. Pages in encodings decoded elsewhere go through the
+//! [`fallback`](super::fallback).
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use parquet::basic::{Encoding, Type as PhysicalType};
+use parquet::column::page::{Page, PageReader};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::dictionary::{check_indices, decode_dictionary, gather};
+use super::fallback;
+use super::hybrid::{bit_width, Hybrid};
+use super::plain::Plain;
+use crate::error::{Error, Location, Result};
+use crate::guard::catch;
+use crate::values::{ColumnValues, LeafBatch};
+
+/// Where the current page's values are read from.
+enum PageValues {
+    Plain(Plain),
+    /// Dictionary indices.
+    Dictionary(Hybrid),
+    /// Booleans in the hybrid encoding, one bit wide.
+    RleBooleans(Hybrid),
+    /// Values the fallback decoded, and the next to hand on.
+    Decoded(ColumnValues, usize),
+}
+
+/// The decoder of one column chunk.
+pub(crate) struct ColumnDecoder {
+    pages: Box<dyn PageReader>,
+    descr: ColumnDescPtr,
+    max_def: i16,
+    max_rep: i16,
+    /// The dictionary page, kept for the fallback, and its decoded values.
+    dictionary: Option<(Page, Arc<ColumnValues>)>,
+    /// The current data page's bytes, levels and values.
+    buf: Bytes,
+    def: Vec<i16>,
+    rep: Vec<i16>,
+    levels: usize,
+    /// The next level of the current page.
+    next: usize,
+    values: PageValues,
+    /// Pages taken from the chunk so far (the current one is the last).
+    pages_read: usize,
+    /// Dictionary indices, when a batch's values are copied out of the dictionary.
+    indices: Vec<u32>,
+    /// Most levels the pages reached by one batch may hold, and what is
+    /// left of it for the current batch.
+    max_levels: u64,
+    budget: u64,
+}
+
+impl ColumnDecoder {
+    /// A decoder of `pages`, whose pages reached by one batch hold at most
+    /// `max_levels` levels: run-length encoding lets a few bytes claim
+    /// billions of levels, which are decoded in full.
+    pub(crate) fn new(descr: ColumnDescPtr, pages: Box<dyn PageReader>, max_levels: u64) -> Self {
+        ColumnDecoder {
+            pages,
+            max_def: descr.max_def_level(),
+            max_rep: descr.max_rep_level(),
+            descr,
+            dictionary: None,
+            buf: Bytes::new(),
+            def: Vec::new(),
+            rep: Vec::new(),
+            levels: 0,
+            next: 0,
+            values: PageValues::Plain(Plain::new(0, 0)),
+            pages_read: 0,
+            indices: Vec::new(),
+            max_levels,
+            budget: max_levels,
+        }
+    }
+
+    /// Appends up to `records` whole records to `batch`. Returns how many
+    /// records it appended; fewer than asked only at the chunk's end.
+    pub(crate) fn fill(&mut self, records: usize, batch: &mut LeafBatch) -> Result<usize> {
+        self.fill_inner(records, batch).map_err(|message| {
+            let location = Location::column(self.descr.path().string());
+            Error::damaged(location.with_page(self.pages_read.saturating_sub(1)), message)
+        })
+    }
+
+    fn fill_inner(&mut self, records: usize, batch: &mut LeafBatch) -> Result<usize, String> {
+        self.budget = self.max_levels;
+        let mut taken = 0;
+        loop {
+            if self.next == self.levels {
+                // A repeated column's last record may go on in the next page.
+                if (self.max_rep == 0 && taken == records) || !self.next_page()? {
+                    return Ok(taken);
+                }
+                continue;
+            }
+            let start = self.next;
+            let end = if self.max_rep > 0 {
+                // Records start at repetition level 0: take levels up to the
+                // start of the record after the last one asked for.
+                let mut end = self.levels;
+                for (i, &r) in self.rep[start..self.levels].iter().enumerate() {
+                    if r == 0 {
+                        if taken == records {
+                            end = start + i;
+                            break;
+                        }
+                        taken += 1;
+                    }
+                }
+                end
+            } else {
+                let take = (records - taken).min(self.levels - start);
+                taken += take;
+                start + take
+            };
+            if end == start {
+                return Ok(taken);
+            }
+            let defined = if self.max_def > 0 {
+                let levels = &self.def[start..end];
+                batch.def.extend_from_slice(levels);
+                levels.iter().filter(|d| **d == self.max_def).count()
+            } else {
+                end - start
+            };
+            if self.max_rep > 0 {
+                batch.rep.extend_from_slice(&self.rep[start..end]);
+            }
+            self.decode_values(defined, batch)?;
+            self.next = end;
+        }
+    }
+
+    /// Decodes the next `n` values of the page into `batch`.
+    fn decode_values(&mut self, n: usize, batch: &mut LeafBatch) -> Result<(), String> {
+        if n == 0 {
+            return Ok(());
+        }
+        if let PageValues::Dictionary(indices) = &mut self.values {
+            let (_, dictionary) = self.dictionary.as_ref().ok_or("dictionary indices without a dictionary")?;
+            let fresh = batch.values.len() == 0;
+            if fresh && batch.dictionary.as_ref().is_none_or(|d| Arc::ptr_eq(d, dictionary)) {
+                // The batch refers to the dictionary.
+                let before = batch.indices.len();
+                indices.decode_into(&self.buf, n, &mut batch.indices, |i| i)?;
+                check_indices(&batch.indices[before..], dictionary.len())?;
+                batch.dictionary = Some(dictionary.clone());
+                return Ok(());
+            }
+            // The batch already holds dense values: copy entries.
+            self.indices.clear();
+            indices.decode_into(&self.buf, n, &mut self.indices, |i| i)?;
+            return gather(dictionary, &self.indices, &mut batch.values);
+        }
+        if let Some(dictionary) = batch.dictionary.take() {
+            // Dense values follow indices (a writer gave up on the
+            // dictionary mid-chunk): the batch turns dense.
+            gather(&dictionary, &batch.indices, &mut batch.values)?;
+            batch.indices.clear();
+        }
+        let out = &mut batch.values;
+        match &mut self.values {
+            PageValues::Plain(plain) => plain.decode(&self.buf, n, out),
+            PageValues::RleBooleans(bits) => match out {
+                ColumnValues::Bool(v) => bits.decode_into(&self.buf, n, v, |b| b != 0),
+                other => Err(format!("RLE booleans in a {} column", other.kind())),
+            },
+            PageValues::Decoded(decoded, next) => {
+                out.extend_from(decoded, *next..*next + n)?;
+                *next += n;
+                Ok(())
+            }
+            PageValues::Dictionary(_) => Err("dictionary indices decoded as values".to_owned()),
+        }
+    }
+
+    /// Moves to the next data page, reading a dictionary page on the way.
+    /// `false` at the chunk's end.
+    fn next_page(&mut self) -> Result<bool, String> {
+        loop {
+            let page = match catch(|| self.pages.get_next_page())? {
+                Ok(Some(page)) => page,
+                Ok(None) => return Ok(false),
+                Err(e) => return Err(e.to_string()),
+            };
+            self.pages_read += 1;
+            if page.is_data_page() {
+                self.spend(page.num_values())?;
+            }
+            match page {
+                Page::DictionaryPage { .. } => {
+                    self.read_dictionary(page)?;
+                    continue;
+                }
+                Page::DataPage { .. } => self.start_v1(page)?,
+                Page::DataPageV2 { .. } => self.start_v2(page)?,
+            }
+            self.next = 0;
+            let first = self.pages_read == 1 + usize::from(self.dictionary.is_some());
+            if first && self.max_rep > 0 && self.levels > 0 && self.rep[0] != 0 {
+                return Err(format!("the chunk's first record starts at repetition level {}, not 0", self.rep[0]));
+            }
+            return Ok(true);
+        }
+    }
+
+    /// Counts a page's levels against the batch's budget before they are decoded.
+    fn spend(&mut self, levels: u32) -> Result<(), String> {
+        match self.budget.checked_sub(u64::from(levels)) {
+            Some(left) => {
+                self.budget = left;
+                Ok(())
+            }
+            None => Err(format!(
+                "one batch of records needs more than {} levels of this column (a giant or corrupt record); \
+                 raise ReaderBuilder::with_max_levels if the file is sound",
+                self.max_levels
+            )),
+        }
+    }
+
+    fn read_dictionary(&mut self, page: Page) -> Result<(), String> {
+        let Page::DictionaryPage { buf, num_values, encoding, .. } = &page else {
+            return Err("not a dictionary page".to_owned());
+        };
+        if self.pages_read != 1 {
+            return Err("a dictionary page that is not the chunk's first page".to_owned());
+        }
+        #[allow(deprecated)]
+        if !matches!(encoding, Encoding::PLAIN | Encoding::PLAIN_DICTIONARY) {
+            return Err(format!("a dictionary page in {encoding}, not PLAIN"));
+        }
+        let empty = ColumnValues::new(self.descr.physical_type(), self.descr.type_length());
+        let mut values = decode_dictionary(buf, *num_values as usize, empty)?;
+        if let ColumnValues::Bytes(b) = &mut values {
+            // Once per chunk, for the columns read as text.
+            b.check_text();
+        }
+        self.dictionary = Some((page, Arc::new(values)));
+        Ok(())
+    }
+
+    /// Starts a data page of the first version: repetition then definition
+    /// levels, each in the hybrid encoding after a 4-byte length, then values.
+    fn start_v1(&mut self, page: Page) -> Result<(), String> {
+        let Page::DataPage { buf, num_values, encoding, def_level_encoding, rep_level_encoding, .. } = &page else {
+            return Err("not a data page".to_owned());
+        };
+        let levels = [(self.max_rep, rep_level_encoding), (self.max_def, def_level_encoding)];
+        if !self.decodes(*encoding) || levels.iter().any(|(max, e)| *max > 0 && **e != Encoding::RLE) {
+            return self.decode_elsewhere(page);
+        }
+        let n = *num_values as usize;
+        let mut at = 0;
+        for (max, kind, into) in
+            [(self.max_rep, "repetition", &mut self.rep), (self.max_def, "definition", &mut self.def)]
+        {
+            into.clear();
+            if max > 0 {
+                let len = u32_at(buf, at).ok_or("the page ends inside a level length")? as usize;
+                let end = (at + 4).checked_add(len).filter(|e| *e <= buf.len());
+                let end = end.ok_or_else(|| format!("{len} bytes of levels run past the page's end"))?;
+                decode_levels(buf, at + 4..end, n, (max, kind), into)?;
+                at = end;
+            }
+        }
+        self.buf = buf.clone();
+        self.levels = n;
+        self.start_values(*encoding, at)
+    }
+
+    /// Starts a data page of the second version: the levels' byte lengths
+    /// are in the header, the streams have no length of their own.
+    fn start_v2(&mut self, page: Page) -> Result<(), String> {
+        let Page::DataPageV2 { buf, num_values, encoding, def_levels_byte_len, rep_levels_byte_len, .. } = &page else {
+            return Err("not a data page".to_owned());
+        };
+        if !self.decodes(*encoding) {
+            return self.decode_elsewhere(page);
+        }
+        let n = *num_values as usize;
+        let rep_end = *rep_levels_byte_len as usize;
+        let def_end = rep_end.checked_add(*def_levels_byte_len as usize).filter(|e| *e <= buf.len());
+        let def_end = def_end.ok_or("the page's levels run past its end")?;
+        let levels = [
+            (self.max_rep, "repetition", &mut self.rep, 0..rep_end),
+            (self.max_def, "definition", &mut self.def, rep_end..def_end),
+        ];
+        for (max, kind, into, range) in levels {
+            into.clear();
+            if max > 0 {
+                decode_levels(buf, range, n, (max, kind), into)?;
+            }
+        }
+        self.buf = buf.clone();
+        self.levels = n;
+        self.start_values(*encoding, def_end)
+    }
+
+    /// Whether this decoder reads values in `encoding` itself.
+    #[allow(deprecated)]
+    fn decodes(&self, encoding: Encoding) -> bool {
+        match encoding {
+            Encoding::PLAIN | Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY => true,
+            Encoding::RLE => self.descr.physical_type() == PhysicalType::BOOLEAN,
+            _ => false,
+        }
+    }
+
+    /// Sets up the values of the current page, which start at `at`.
+    #[allow(deprecated)]
+    fn start_values(&mut self, encoding: Encoding, at: usize) -> Result<(), String> {
+        let end = self.buf.len();
+        self.values = match encoding {
+            Encoding::PLAIN if self.descr.physical_type() == PhysicalType::BOOLEAN => {
+                PageValues::Plain(Plain::new(at, end).for_booleans())
+            }
+            Encoding::PLAIN => PageValues::Plain(Plain::new(at, end)),
+            Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY => {
+                if self.dictionary.is_none() {
+                    return Err(format!("a {encoding} data page without a dictionary page before it"));
+                }
+                let width = *self.buf.get(at).ok_or("the page ends before its index bit width")?;
+                PageValues::Dictionary(Hybrid::new(at + 1, end, width)?)
+            }
+            // Booleans (checked by `decodes`), with a 4-byte length like levels.
+            _ => {
+                let len = u32_at(&self.buf, at).ok_or("the page ends inside the booleans' length")? as usize;
+                let stream_end = (at + 4).checked_add(len).filter(|e| *e <= end);
+                let stream_end = stream_end.ok_or_else(|| format!("{len} bytes of booleans, past the page's end"))?;
+                PageValues::RleBooleans(Hybrid::new(at + 4, stream_end, 1)?)
+            }
+        };
+        Ok(())
+    }
+
+    /// Has the `parquet` crate decode the whole of `page`.
+    fn decode_elsewhere(&mut self, page: Page) -> Result<(), String> {
+        #[allow(deprecated)]
+        let by_dictionary = matches!(page.encoding(), Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY);
+        if by_dictionary && self.dictionary.is_none() {
+            // The crate's decoder would panic.
+            return Err(format!("a {} data page without a dictionary page before it", page.encoding()));
+        }
+        let dictionary = self.dictionary.as_ref().map(|(page, _)| page);
+        self.def.clear();
+        self.rep.clear();
+        let values = fallback::decode_page(&self.descr, dictionary, page, &mut self.def, &mut self.rep)?;
+        self.levels = if self.max_rep > 0 {
+            self.rep.len()
+        } else if self.max_def > 0 {
+            self.def.len()
+        } else {
+            values.len()
+        };
+        check_levels(&self.def, self.max_def, "definition")?;
+        check_levels(&self.rep, self.max_rep, "repetition")?;
+        if self.max_def > 0 && self.max_rep > 0 && self.def.len() != self.rep.len() {
+            return Err("as many definition as repetition levels expected".to_owned());
+        }
+        self.values = PageValues::Decoded(values, 0);
+        Ok(())
+    }
+}
+
+/// The little-endian `u32` at `at`.
+fn u32_at(buf: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(buf.get(at..at.checked_add(4)?)?.try_into().ok()?))
+}
+
+/// Decodes `n` levels of at most `max` from the hybrid stream in
+/// `start..end` and checks them: the bit width allows values above `max`.
+fn decode_levels(
+    buf: &[u8],
+    range: Range<usize>,
+    n: usize,
+    (max, kind): (i16, &str),
+    into: &mut Vec<i16>,
+) -> Result<(), String> {
+    Hybrid::new(range.start, range.end, bit_width(max as u32))?
+        .decode_into(buf, n, into, |v| v as i16)
+        .map_err(|e| format!("{kind} levels: {e}"))?;
+    check_levels(into, max, kind)
+}
+
+/// Checks that every level lies in `0..=max`.
+fn check_levels(levels: &[i16], max: i16, kind: &str) -> Result<(), String> {
+    match levels.iter().find(|l| **l < 0 || **l > max) {
+        Some(l) => Err(format!("{kind} level {l} outside 0..={max}")),
+        None => Ok(()),
+    }
+}

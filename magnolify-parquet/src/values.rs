@@ -1,0 +1,309 @@
+//! The buffers of one leaf's dense values, typed by its physical type:
+//! shredding fills them for the encoders, decoding fills them for assembly.
+//! Byte strings of a batch share one allocation.
+
+use parquet::basic::Type as PhysicalType;
+use parquet::data_type::Int96;
+
+/// Contiguous bytes of many values: one allocation per batch, not per value.
+///
+/// Text is checked once per batch: the first [`check_text`](Self::check_text)
+/// validates the whole buffer as UTF-8 and keeps a copy as a `String`, so
+/// that each value is then a slice at character boundaries (valid text cut
+/// at character boundaries is valid text) instead of a validation of its own.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ByteBuffer {
+    data: Vec<u8>,
+    ends: Vec<usize>,
+    /// A copy of `data` when `text` is [`Text::Valid`] (its allocation is
+    /// kept from batch to batch).
+    copy: String,
+    text: Text,
+}
+
+/// What is known of a [`ByteBuffer`]'s bytes as text.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Text {
+    #[default]
+    Unchecked,
+    Valid,
+    Invalid,
+}
+
+impl ByteBuffer {
+    /// All the bytes.
+    #[inline(always)]
+    pub(crate) fn data(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The end offset of each value.
+    pub(crate) fn ends(&self) -> &[usize] {
+        &self.ends
+    }
+
+    /// The bytes, to be changed: what was known of them as text is not.
+    #[inline(always)]
+    fn data_mut(&mut self) -> &mut Vec<u8> {
+        self.text = Text::Unchecked;
+        &mut self.data
+    }
+
+    #[inline(always)]
+    fn bounds(&self, i: usize) -> Option<(usize, usize)> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        Some((start, end))
+    }
+
+    /// Value `i`, if there is one.
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> Option<&[u8]> {
+        let (start, end) = self.bounds(i)?;
+        self.data.get(start..end)
+    }
+
+    /// Validates the bytes as UTF-8 once, so that [`get_str`](Self::get_str)
+    /// slices values instead of validating each.
+    ///
+    /// The check is `simdutf8`'s, several times faster than the standard
+    /// library's on text that is not all ASCII; the standard library has no
+    /// safe way to trust a check made elsewhere, so the checked text is
+    /// copied into a `String` (a copy costs a fraction of a check).
+    pub(crate) fn check_text(&mut self) {
+        if self.text == Text::Unchecked {
+            self.text = match simdutf8::basic::from_utf8(&self.data) {
+                Ok(text) => {
+                    self.copy.clear();
+                    self.copy.push_str(text);
+                    Text::Valid
+                }
+                Err(_) => Text::Invalid,
+            };
+        }
+    }
+
+    /// Value `i` as text, if there is one: `Err` if it is not UTF-8.
+    /// Validates it unless [`check_text`](Self::check_text) found the whole
+    /// buffer valid.
+    #[inline]
+    pub(crate) fn get_str(&self, i: usize) -> Option<Result<&str, std::str::Utf8Error>> {
+        let (start, end) = self.bounds(i)?;
+        if self.text == Text::Valid {
+            // A slice not at character boundaries is not text on its own.
+            if let Some(s) = self.copy.get(start..end) {
+                return Some(Ok(s));
+            }
+        }
+        self.data.get(start..end).map(std::str::from_utf8)
+    }
+
+    /// Appends a value.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, value: &[u8]) {
+        let data = self.data_mut();
+        data.extend_from_slice(value);
+        let end = data.len();
+        self.ends.push(end);
+    }
+
+    /// Makes room for `values` more values of `bytes` bytes in all.
+    pub(crate) fn reserve(&mut self, values: usize, bytes: usize) {
+        self.data_mut().reserve(bytes);
+        self.ends.reserve(values);
+    }
+
+    /// Appends `bytes.len() / width` values of `width` bytes each.
+    pub(crate) fn extend_fixed(&mut self, bytes: &[u8], width: usize) {
+        let data = self.data_mut();
+        let base = data.len();
+        data.extend_from_slice(bytes);
+        let n = bytes.len().checked_div(width).unwrap_or(0);
+        self.ends.extend((1..=n).map(|i| base + i * width));
+    }
+
+    /// Takes the bytes out, leaving an empty buffer of `capacity` bytes.
+    pub(crate) fn take_data(&mut self, capacity: usize) -> Vec<u8> {
+        std::mem::replace(self.data_mut(), Vec::with_capacity(capacity))
+    }
+
+    pub(crate) fn split(&self) -> Vec<&[u8]> {
+        (0..self.len()).filter_map(|i| self.get(i)).collect()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub(crate) fn truncate(&mut self, n: usize) {
+        self.ends.truncate(n);
+        let end = self.ends.last().copied().unwrap_or(0);
+        self.data_mut().truncate(end);
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.data_mut().clear();
+        self.ends.clear();
+    }
+}
+
+/// The dense values of one leaf (only defined triplets have one), typed by
+/// the leaf's physical type: what shredding fills and what decoding fills.
+#[derive(Debug, Clone)]
+pub(crate) enum ColumnValues {
+    Bool(Vec<bool>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    I96(Vec<Int96>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    Bytes(ByteBuffer),
+    Fixed(ByteBuffer, usize),
+}
+
+impl ColumnValues {
+    pub(crate) fn new(physical: PhysicalType, length: i32) -> Self {
+        match physical {
+            PhysicalType::BOOLEAN => ColumnValues::Bool(Vec::new()),
+            PhysicalType::INT32 => ColumnValues::I32(Vec::new()),
+            PhysicalType::INT64 => ColumnValues::I64(Vec::new()),
+            PhysicalType::INT96 => ColumnValues::I96(Vec::new()),
+            PhysicalType::FLOAT => ColumnValues::F32(Vec::new()),
+            PhysicalType::DOUBLE => ColumnValues::F64(Vec::new()),
+            PhysicalType::BYTE_ARRAY => ColumnValues::Bytes(ByteBuffer::default()),
+            PhysicalType::FIXED_LEN_BYTE_ARRAY => ColumnValues::Fixed(ByteBuffer::default(), length.max(0) as usize),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            ColumnValues::Bool(v) => v.len(),
+            ColumnValues::I32(v) => v.len(),
+            ColumnValues::I64(v) => v.len(),
+            ColumnValues::I96(v) => v.len(),
+            ColumnValues::F32(v) => v.len(),
+            ColumnValues::F64(v) => v.len(),
+            ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.len(),
+        }
+    }
+
+    pub(crate) fn truncate(&mut self, n: usize) {
+        match self {
+            ColumnValues::Bool(v) => v.truncate(n),
+            ColumnValues::I32(v) => v.truncate(n),
+            ColumnValues::I64(v) => v.truncate(n),
+            ColumnValues::I96(v) => v.truncate(n),
+            ColumnValues::F32(v) => v.truncate(n),
+            ColumnValues::F64(v) => v.truncate(n),
+            ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.truncate(n),
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        match self {
+            ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.clear(),
+            other => other.truncate(0),
+        }
+    }
+
+    /// Appends `other`'s values `range` (of the same physical type).
+    pub(crate) fn extend_from(&mut self, other: &ColumnValues, range: std::ops::Range<usize>) -> Result<(), String> {
+        let missing = || format!("values {range:?} asked of a page that decoded {}", other.len());
+        macro_rules! copy {
+            ($($variant:ident),*) => {
+                match (self, other) {
+                    $((ColumnValues::$variant(to), ColumnValues::$variant(from)) => {
+                        to.extend_from_slice(from.get(range.clone()).ok_or_else(missing)?)
+                    })*
+                    (ColumnValues::Bytes(to), ColumnValues::Bytes(from))
+                    | (ColumnValues::Fixed(to, _), ColumnValues::Fixed(from, _)) => {
+                        for i in range.clone() {
+                            to.push(from.get(i).ok_or_else(missing)?);
+                        }
+                    }
+                    (to, from) => return Err(format!("{} values copied into a {} column", from.kind(), to.kind())),
+                }
+            };
+        }
+        copy!(Bool, I32, I64, I96, F32, F64);
+        Ok(())
+    }
+
+    /// Approximate raw size in bytes, for row-group sizing.
+    pub(crate) fn raw_bytes(&self) -> usize {
+        match self {
+            ColumnValues::Bool(v) => v.len(),
+            ColumnValues::I32(v) => v.len() * 4,
+            ColumnValues::I64(v) => v.len() * 8,
+            ColumnValues::I96(v) => v.len() * 12,
+            ColumnValues::F32(v) => v.len() * 4,
+            ColumnValues::F64(v) => v.len() * 8,
+            ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.data().len() + 4 * b.len(),
+        }
+    }
+
+    pub(crate) fn kind(&self) -> &'static str {
+        match self {
+            ColumnValues::Bool(_) => "BOOLEAN",
+            ColumnValues::I32(_) => "INT32",
+            ColumnValues::I64(_) => "INT64",
+            ColumnValues::I96(_) => "INT96",
+            ColumnValues::F32(_) => "FLOAT",
+            ColumnValues::F64(_) => "DOUBLE",
+            ColumnValues::Bytes(_) => "BYTE_ARRAY",
+            ColumnValues::Fixed(..) => "FIXED_LEN_BYTE_ARRAY",
+        }
+    }
+}
+
+/// One decoded batch of a leaf: its levels (for a column that has them) and
+/// its values, either dense or, for values from dictionary-encoded pages,
+/// indices into the chunk's dictionary (shared, not copied: a string of the
+/// dictionary is validated as UTF-8 once per chunk, not once per use).
+#[derive(Debug)]
+pub(crate) struct LeafBatch {
+    pub(crate) def: Vec<i16>,
+    pub(crate) rep: Vec<i16>,
+    /// The dense values, unless `dictionary` is set.
+    pub(crate) values: ColumnValues,
+    /// With `dictionary`: the index of each value in it.
+    pub(crate) indices: Vec<u32>,
+    pub(crate) dictionary: Option<std::sync::Arc<ColumnValues>>,
+}
+
+impl LeafBatch {
+    pub(crate) fn new(physical: PhysicalType, length: i32) -> Self {
+        LeafBatch {
+            def: Vec::new(),
+            rep: Vec::new(),
+            values: ColumnValues::new(physical, length),
+            indices: Vec::new(),
+            dictionary: None,
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.def.clear();
+        self.rep.clear();
+        self.values.clear();
+        self.indices.clear();
+        self.dictionary = None;
+    }
+
+    /// Number of values.
+    pub(crate) fn len(&self) -> usize {
+        match self.dictionary {
+            Some(_) => self.indices.len(),
+            None => self.values.len(),
+        }
+    }
+
+    /// The buffer value `i` is in, and its index there.
+    #[inline(always)]
+    pub(crate) fn locate(&self, i: usize) -> Option<(&ColumnValues, usize)> {
+        match &self.dictionary {
+            Some(d) => Some((d, *self.indices.get(i)? as usize)),
+            None => Some((&self.values, i)),
+        }
+    }
+}
