@@ -9,6 +9,12 @@
 //!
 //! * `wide.parquet`: every supported type, nulls at every level, nested
 //!   lists and maps (empty and absent), several row groups, ZSTD;
+//! * `wide.snappy-small-pages.parquet`, `wide.lz4-raw-plain.parquet`,
+//!   `wide.v2-gzip.parquet`: the same rows with other settings: Snappy,
+//!   pages of a few hundred bytes and a dictionary that overflows into PLAIN
+//!   mid-chunk; LZ4_RAW without dictionaries; data pages v2 with gzip (its
+//!   integer and byte array columns are DELTA encoded by the `parquet`
+//!   crate, the others by the library's own encoder);
 //! * `nested.three-level.parquet` and `nested.two-level.parquet`: the seed
 //!   `Nested` record in the default layout and in parquet-avro's 2-level one.
 #![forbid(unsafe_code)]
@@ -20,7 +26,8 @@ use std::str::FromStr;
 use apache_avro::BigDecimal;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use half::f16;
-use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
+use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
+use magnolify_parquet::parquet::file::properties::WriterVersion;
 use magnolify_parquet::{Derived, OwnedRecord, ParquetType, ParquetWriter, WriterBuilder};
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -540,7 +547,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let wide =
         ParquetWriter::<Wide, _>::builder().compression(Compression::ZSTD(ZstdLevel::default())).max_row_group_rows(16);
-    emit(dir, "wide", &wide_rows(), wide)?;
+    let rows = wide_rows();
+    emit(dir, "wide", &rows, wide)?;
+    let small_pages = ParquetWriter::<Wide, _>::builder()
+        .compression(Compression::SNAPPY)
+        .data_page_size(300)
+        .data_page_rows(7)
+        .properties(|p| p.set_dictionary_page_size_limit(200));
+    emit(dir, "wide.snappy-small-pages", &rows, small_pages)?;
+    let plain = ParquetWriter::<Wide, _>::builder().compression(Compression::LZ4_RAW).dictionary(false);
+    emit(dir, "wide.lz4-raw-plain", &rows, plain)?;
+    let v2 = ParquetWriter::<Wide, _>::builder()
+        .compression(Compression::GZIP(GzipLevel::default()))
+        .writer_version(WriterVersion::PARQUET_2_0)
+        .max_row_group_rows(25);
+    emit(dir, "wide.v2-gzip", &rows, v2)?;
 
     let nested = nested_rows();
     emit(dir, "nested.three-level", &nested, ParquetWriter::<Nested, _>::builder())?;

@@ -3,16 +3,14 @@
 
 use std::sync::Arc;
 
-use parquet::column::page::PageReader;
 use parquet::data_type::Int96;
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor};
 
 use super::nulls::null_error;
-use crate::codec::ColumnDecoder;
 use crate::error::{Error, Location, Result};
 use crate::values::{ColumnValues, LeafBatch};
 
-/// One projected leaf: its decoder and the current batch with read positions.
+/// One projected leaf: the current batch and the read positions in it.
 pub(crate) struct LeafCursor {
     pub(crate) batch: LeafBatch,
     /// Next level (triplet) to read.
@@ -26,8 +24,6 @@ pub(crate) struct LeafCursor {
     pub(crate) path: String,
     /// Index of the column among the file's leaves.
     pub(crate) column: usize,
-    pub(crate) descr: ColumnDescPtr,
-    decoder: Option<ColumnDecoder>,
 }
 
 macro_rules! take_value {
@@ -68,8 +64,6 @@ impl LeafCursor {
             max_rep: descr.max_rep_level(),
             path: descr.path().string(),
             column,
-            descr,
-            decoder: None,
         }
     }
 
@@ -101,23 +95,12 @@ impl LeafCursor {
         Ok(self.batch.def.get(i).copied().unwrap_or(0))
     }
 
-    /// Starts reading a new column chunk.
-    pub(crate) fn set_pages(&mut self, pages: Box<dyn PageReader>, max_levels: u64) {
-        self.decoder = Some(ColumnDecoder::new(self.descr.clone(), pages, max_levels));
-    }
-
-    /// Decodes up to `records` whole records into the batch, replacing it.
-    /// The decoder checked every level against the column's maxima and
-    /// decoded exactly one value per defined level.
-    pub(crate) fn fill(&mut self, records: usize) -> Result<usize> {
-        self.batch.clear();
+    /// Takes `batch` as the current batch, giving the previous one back in it.
+    fn start(&mut self, batch: &mut LeafBatch) {
+        std::mem::swap(&mut self.batch, batch);
         self.lvl = 0;
         self.val = 0;
-        self.levels = 0;
-        let Some(decoder) = &mut self.decoder else { return Ok(0) };
-        let n = decoder.fill(records, &mut self.batch)?;
         self.levels = self.count_levels();
-        Ok(n)
     }
 
     fn exhausted(&self) -> bool {
@@ -135,24 +118,16 @@ impl LeafCursor {
 pub struct RecordSource {
     pub(crate) cursors: Vec<LeafCursor>,
     pub(crate) record: u64,
+    /// The row group of the current batch.
+    pub(crate) group: usize,
     schema: Arc<SchemaDescriptor>,
 }
 
 impl RecordSource {
-    /// Cursors over the file columns `columns` of `schema`, each checked to exist.
-    pub(crate) fn new(schema: Arc<SchemaDescriptor>, columns: &[usize]) -> Result<Self> {
-        let n = schema.num_columns();
-        let cursors = columns
-            .iter()
-            .map(|&c| match c < n {
-                true => Ok(LeafCursor::new(c, schema.column(c))),
-                false => Err(Error::bug(
-                    Location::default(),
-                    format!("the converter asked for column {c}, the file has {n}"),
-                )),
-            })
-            .collect::<Result<_>>()?;
-        Ok(RecordSource { cursors, record: 0, schema })
+    /// Cursors over the file columns `columns` of `schema` (index and descriptor).
+    pub(crate) fn new(schema: Arc<SchemaDescriptor>, columns: &[(usize, ColumnDescPtr)]) -> Self {
+        let cursors = columns.iter().map(|(c, descr)| LeafCursor::new(*c, descr.clone())).collect();
+        RecordSource { cursors, record: 0, group: 0, schema }
     }
 
     #[inline(always)]
@@ -329,38 +304,15 @@ impl RecordSource {
         }
     }
 
-    /// Starts a new column chunk for every cursor: `pages(column)` gives
-    /// the pages of file column `column`, whose pages reached by one batch
-    /// hold at most `max_levels` levels.
-    pub(crate) fn set_pages(
-        &mut self,
-        mut pages: impl FnMut(usize) -> Result<Box<dyn PageReader>>,
-        max_levels: u64,
-    ) -> Result<()> {
-        for c in &mut self.cursors {
-            c.set_pages(pages(c.column)?, max_levels);
+    /// Takes `leaves` (one per cursor) as the current batch, giving the
+    /// previous batch's buffers back in their place to be reused; `first`
+    /// is the file index of its first record, `group` its row group.
+    pub(crate) fn start_batch(&mut self, leaves: &mut [LeafBatch], first: u64, group: usize) {
+        for (cursor, leaf) in self.cursors.iter_mut().zip(leaves) {
+            cursor.start(leaf);
         }
-        Ok(())
-    }
-
-    /// Decodes the next batch of up to `records` records in every column.
-    /// Returns how many records the batch holds; every column must agree.
-    pub(crate) fn fill(&mut self, records: usize) -> Result<usize> {
-        let mut count = None;
-        for c in &mut self.cursors {
-            let n = c.fill(records)?;
-            match count {
-                None => count = Some(n),
-                Some(m) if m != n => {
-                    return Err(Error::damaged(
-                        Location::column(&c.path),
-                        format!("{n} records where other columns have {m}"),
-                    ))
-                }
-                _ => {}
-            }
-        }
-        Ok(count.unwrap_or(0))
+        self.record = first;
+        self.group = group;
     }
 
     /// After a batch has been assembled: every triplet must have been read.

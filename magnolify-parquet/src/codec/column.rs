@@ -85,6 +85,11 @@ impl ColumnDecoder {
         }
     }
 
+    /// Dotted path of the column.
+    pub(crate) fn path(&self) -> String {
+        self.descr.path().string()
+    }
+
     /// Appends up to `records` whole records to `batch`. Returns how many
     /// records it appended; fewer than asked only at the chunk's end.
     pub(crate) fn fill(&mut self, records: usize, batch: &mut LeafBatch) -> Result<usize> {

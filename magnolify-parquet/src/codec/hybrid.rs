@@ -177,7 +177,6 @@ fn unpack(buf: &[u8], mut bit: usize, width: u8, n: usize, out: &mut impl FnMut(
 /// An encoder of the hybrid stream: repeated runs for 8 or more equal
 /// values, bit-packed groups otherwise (the choice parquet-mr and arrow make).
 #[derive(Debug)]
-#[cfg_attr(not(test), allow(dead_code))] // The page encoders' (next change); the tests' until then.
 pub(crate) struct HybridEncoder {
     width: u8,
     out: Vec<u8>,
@@ -189,11 +188,48 @@ pub(crate) struct HybridEncoder {
     packed: Option<(usize, usize)>,
 }
 
-#[cfg_attr(not(test), allow(dead_code))]
 impl HybridEncoder {
     /// An encoder of values `width` bits wide.
     pub(crate) fn new(width: u8) -> Self {
         HybridEncoder { width, out: Vec::new(), pending: Vec::with_capacity(8), repeat: None, packed: None }
+    }
+
+    /// Appends `count` copies of `value`: a long run costs one step, not
+    /// one per value (levels come in long runs).
+    #[inline]
+    pub(crate) fn put_run(&mut self, value: u32, mut count: usize) {
+        // Values that complete a group, or end a repeat of another value,
+        // go one by one; then the run extends or starts a repeat.
+        while count > 0 && (!self.pending.is_empty() || self.repeat.is_some_and(|(v, _)| v != value)) {
+            self.put(value);
+            count -= 1;
+        }
+        match &mut self.repeat {
+            Some((_, n)) => *n += count,
+            None if count >= 8 => self.repeat = Some((value, count)),
+            None => (0..count).for_each(|_| self.put(value)),
+        }
+    }
+
+    /// Appends each of `values`, run by run.
+    pub(crate) fn put_all(&mut self, values: impl IntoIterator<Item = u32>) {
+        let mut values = values.into_iter();
+        let Some(mut run_value) = values.next() else { return };
+        let mut run = 1;
+        for v in values {
+            if v == run_value {
+                run += 1;
+            } else {
+                self.put_run(run_value, run);
+                (run_value, run) = (v, 1);
+            }
+        }
+        self.put_run(run_value, run);
+    }
+
+    /// Bytes written so far (values still pending count one byte each).
+    pub(crate) fn len(&self) -> usize {
+        self.out.len() + self.pending.len()
     }
 
     /// Appends one value.
@@ -276,7 +312,6 @@ impl HybridEncoder {
     }
 }
 
-#[cfg_attr(not(test), allow(dead_code))]
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
@@ -340,6 +375,21 @@ mod tests {
             let bytes = e.finish();
             assert_eq!(decode_all(&bytes, width, values.len()).unwrap(), values, "width {width}");
         }
+    }
+
+    #[test]
+    fn runs_encode_like_single_values() {
+        let values: Vec<u32> = [(3, 20), (1, 3), (3, 1), (0, 9), (2, 8), (2, 2), (1, 1)]
+            .iter()
+            .flat_map(|&(v, n)| std::iter::repeat_n(v, n))
+            .collect();
+        let mut one_by_one = HybridEncoder::new(2);
+        values.iter().for_each(|v| one_by_one.put(*v));
+        let mut runs = HybridEncoder::new(2);
+        runs.put_all(values.iter().copied());
+        let bytes = runs.finish();
+        assert_eq!(bytes, one_by_one.finish());
+        assert_eq!(decode_all(&bytes, 2, values.len()).unwrap(), values);
     }
 
     #[test]

@@ -10,6 +10,6 @@ mod fallback;
 pub(crate) mod hybrid;
 pub(crate) mod inspect;
 pub(crate) mod page_queue;
-mod plain;
+pub(crate) mod plain;
 
 pub(crate) use column::ColumnDecoder;

@@ -4,6 +4,8 @@
 //! once ([`Resolved`]).
 
 pub(crate) mod batch;
+mod decode;
+mod pipeline;
 mod record_reader;
 mod row_groups;
 

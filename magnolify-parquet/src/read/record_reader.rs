@@ -7,9 +7,11 @@ use std::sync::Arc;
 use parquet::schema::types::SchemaDescriptor;
 
 use super::batch::Batch;
+use super::decode::{BatchDecoder, Decoded};
+use super::pipeline::DecodeThread;
 use super::RowGroupSource;
 use crate::assemble::RecordSource;
-use crate::error::{Error, Location, Result};
+use crate::error::{Error, Result};
 use crate::record::RecordRead;
 
 /// Records decoded at once, unless the reader is told otherwise.
@@ -74,33 +76,33 @@ impl<C: RecordRead> Resolved<C> {
     }
 }
 
-/// The row group being read.
-struct Open {
-    index: usize,
-    /// Rows its metadata claims.
-    rows: u64,
-    /// Records decoded so far.
-    decoded: u64,
+/// Where decoded batches come from.
+enum Decoding<S> {
+    /// On the caller's thread.
+    Inline(BatchDecoder<S>, Decoded),
+    /// On a thread of its own.
+    Thread(DecodeThread),
 }
 
 /// Reads records through converter `C` from the row groups of `S`: an
 /// iterator of `Result<C::Record>`. After an error it ends; a value that
 /// does not fit its field (a null, a value out of range) is an error at
 /// its own record, after the records before it.
+///
+/// Batches are decoded on the caller's thread, or with
+/// [`with_threads`](Self::with_threads) on a thread of their own, a batch
+/// ahead of assembly; records come in file order either way.
 pub struct RecordReader<C: RecordRead, S> {
     resolved: Arc<Resolved<C>>,
-    source: S,
+    source: Arc<S>,
     cursors: RecordSource,
-    /// Row groups still to read, in order.
-    groups: VecDeque<usize>,
-    open: Option<Open>,
+    decoding: Decoding<S>,
     batch: Batch<C::Record>,
-    batch_size: usize,
 }
 
 impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     /// A reader of row groups `groups` (all when `None`) of `source`, with
-    /// a plan resolved for its schema.
+    /// a plan resolved for its schema, decoding on the caller's thread.
     pub fn new(source: S, resolved: Arc<Resolved<C>>, groups: Option<Vec<usize>>, batch_size: usize) -> Result<Self> {
         if !resolved.fits(source.schema()) {
             return Err(Error::argument("the resolved plan was made for another schema than this file's"));
@@ -118,8 +120,17 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             }
             None => (0..count).collect(),
         };
-        let cursors = RecordSource::new(source.schema().clone(), &resolved.columns)?;
-        Ok(RecordReader { resolved, source, cursors, groups, open: None, batch: Batch::new(), batch_size })
+        let source = Arc::new(source);
+        let decoder = BatchDecoder::new(source.clone(), &resolved.columns, groups, batch_size)?;
+        let cursors = RecordSource::new(source.schema().clone(), decoder.columns());
+        let decoded = Decoded::new(decoder.columns());
+        Ok(RecordReader {
+            resolved,
+            source,
+            cursors,
+            decoding: Decoding::Inline(decoder, decoded),
+            batch: Batch::new(),
+        })
     }
 
     /// The source.
@@ -132,71 +143,50 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         &self.resolved
     }
 
-    fn open_group(&mut self, index: usize) -> Result<()> {
-        let rows = self.source.num_rows(index)?;
-        // Records are numbered from the start of the file. Saturating: the
-        // counts of a damaged footer may add up past u64.
-        let mut first = 0u64;
-        for g in 0..index {
-            first = first.saturating_add(self.source.num_rows(g)?);
+    /// Decodes on `threads` threads: with 2 or more, batches are decoded on
+    /// a thread of the reader's own while the caller's thread assembles the
+    /// previous batch; with 1 (or before the first record, with 0), on the
+    /// caller's thread. Call it before reading.
+    pub fn with_threads(mut self, threads: usize) -> Result<Self>
+    where
+        S: Send + Sync + 'static,
+    {
+        if threads >= 2 {
+            if let Decoding::Inline(decoder, _) = self.decoding {
+                self.decoding = Decoding::Thread(DecodeThread::start(decoder)?);
+            }
         }
-        self.cursors.record = first;
-        let source = &self.source;
-        self.cursors.set_pages(|column| source.pages(index, column), source.max_levels())?;
-        self.open = Some(Open { index, rows, decoded: 0 });
-        Ok(())
+        Ok(self)
     }
 
     /// Decodes and assembles the next batch.
     fn load(&mut self) -> Result<()> {
-        loop {
-            if let Some(open) = &mut self.open {
-                let n = next_batch(open, &mut self.cursors, self.batch_size).map_err(|e| e.in_row_group(open.index))?;
-                if n > 0 {
-                    let Resolved { converter, plan, .. } = &*self.resolved;
-                    self.batch.pending =
-                        assemble_until_error(converter, plan, &mut self.cursors, n, &mut self.batch.records)
-                            .map(|e| e.in_row_group(open.index));
-                    return Ok(());
-                }
-                self.open = None;
-            }
-            match self.groups.pop_front() {
-                Some(index) => self.open_group(index).map_err(|e| e.in_row_group(index))?,
-                None => {
+        let decoded = match &mut self.decoding {
+            Decoding::Inline(decoder, decoded) => {
+                if !decoder.next(decoded)? {
                     self.batch.done = true;
                     return Ok(());
                 }
+                self.cursors.start_batch(&mut decoded.leaves, decoded.first_record, decoded.group);
+                decoded.records
             }
-        }
+            Decoding::Thread(thread) => {
+                let Some(mut decoded) = thread.next()? else {
+                    self.batch.done = true;
+                    return Ok(());
+                };
+                self.cursors.start_batch(&mut decoded.leaves, decoded.first_record, decoded.group);
+                let records = decoded.records;
+                thread.recycle(decoded);
+                records
+            }
+        };
+        let group = self.cursors.group;
+        let Resolved { converter, plan, .. } = &*self.resolved;
+        self.batch.pending = assemble_until_error(converter, plan, &mut self.cursors, decoded, &mut self.batch.records)
+            .map(|e| e.in_row_group(group));
+        Ok(())
     }
-}
-
-/// Decodes the next batch of the open row group; returns how many records
-/// it holds (0 at the group's end), checked against the rows it claims.
-fn next_batch(open: &mut Open, cursors: &mut RecordSource, size: usize) -> Result<usize> {
-    let n = if cursors.cursors.is_empty() {
-        // A type none of whose fields is in the file reads no column: it
-        // still has one record per row, each made of missing values, counted
-        // from the row group's metadata.
-        (open.rows - open.decoded).min(size as u64)
-    } else {
-        cursors.fill(size)? as u64
-    };
-    let decoded = open.decoded + n;
-    // With no column read there is nothing to count records by.
-    if !cursors.cursors.is_empty() && (decoded > open.rows || (n == 0 && decoded != open.rows)) {
-        return Err(Error::damaged(
-            Location::row_group(open.index),
-            format!(
-                "the row group claims {} rows, its columns hold {}{decoded}",
-                open.rows,
-                if n == 0 { "" } else { "at least " }
-            ),
-        ));
-    }
-    open.decoded = decoded;
-    Ok(n as usize)
 }
 
 /// Assembles `n` records from a freshly decoded batch and checks that they

@@ -5,6 +5,8 @@
 
 mod chunk_sink;
 mod columns;
+mod crate_column;
+mod encode;
 mod record_writer;
 
 pub use chunk_sink::ChunkSink;

@@ -170,11 +170,14 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
             return Ok(());
         }
         let (schema, props, sink) = (&self.schema, &self.props, &mut self.sink);
-        let group = self.group.get_or_insert_with(|| OpenGroup {
-            writers: ColumnWriters::new(schema, props, |i| sink.page_writer(i)),
-            rows: 0,
-            raw_bytes: 0,
-        });
+        let group = match &mut self.group {
+            Some(group) => group,
+            None => self.group.insert(OpenGroup {
+                writers: ColumnWriters::new(schema, props, |i| sink.page_writer(i))?,
+                rows: 0,
+                raw_bytes: 0,
+            }),
+        };
         group.rows += self.shredded.records();
         group.raw_bytes += self.shredded.raw_bytes();
         group.writers.write(&mut self.shredded)?;

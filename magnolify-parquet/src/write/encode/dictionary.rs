@@ -1,0 +1,164 @@
+//! The dictionary of one column chunk: each distinct value once, in the
+//! order first seen, and for each value written, its index.
+//!
+//! Values are looked up by hash in a table of entry indices, compared
+//! against the entries' own bytes: a byte string is copied once, when it is
+//! first seen, and nothing is allocated or reference-counted per value.
+
+use std::hash::BuildHasher;
+use std::ops::Range;
+
+use hashbrown::HashTable;
+
+use super::plain;
+use crate::values::ColumnValues;
+
+/// A dictionary being built.
+pub(crate) struct Dictionary {
+    /// The entries, in index order.
+    entries: ColumnValues,
+    /// `(hash, index)` of each entry: the hash is kept so that growing the
+    /// table never hashes an entry again.
+    table: HashTable<(u64, u32)>,
+    state: foldhash::fast::FixedState,
+    /// Bytes of the entries once PLAIN encoded: the dictionary page's size.
+    encoded: usize,
+}
+
+impl Dictionary {
+    /// An empty dictionary whose entries are of the kind of `empty`.
+    pub(crate) fn new(empty: ColumnValues) -> Self {
+        Dictionary { entries: empty, table: HashTable::new(), state: Default::default(), encoded: 0 }
+    }
+
+    /// Number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Size of the dictionary page (PLAIN, uncompressed).
+    pub(crate) fn encoded_size(&self) -> usize {
+        self.encoded
+    }
+
+    /// The dictionary page's values: the entries, PLAIN.
+    pub(crate) fn page(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.encoded);
+        plain::encode(&self.entries, 0..self.entries.len(), &mut out);
+        out
+    }
+
+    /// Appends to `out` the index of each value of `values[range]`, adding
+    /// the values not seen before.
+    pub(crate) fn intern(&mut self, values: &ColumnValues, range: Range<usize>, out: &mut Vec<u32>) {
+        out.reserve(range.len());
+        let Dictionary { entries, table, state, encoded } = self;
+        macro_rules! fixed {
+            ($v:ident, $e:ident, $bits:expr, $width:expr) => {{
+                for &x in &$v[range] {
+                    let key = $bits(x);
+                    let hash = state.hash_one(key);
+                    let found = table.find(hash, |&(h, i)| h == hash && $bits($e[i as usize]) == key);
+                    let index = match found {
+                        Some(&(_, i)) => i,
+                        None => {
+                            let i = $e.len() as u32;
+                            $e.push(x);
+                            *encoded += $width;
+                            table.insert_unique(hash, (hash, i), |&(h, _)| h);
+                            i
+                        }
+                    };
+                    out.push(index);
+                }
+            }};
+        }
+        match (values, entries) {
+            (ColumnValues::I32(v), ColumnValues::I32(e)) => fixed!(v, e, |x: i32| x, 4),
+            (ColumnValues::I64(v), ColumnValues::I64(e)) => fixed!(v, e, |x: i64| x, 8),
+            // Floats by their bits: -0.0 and 0.0 are distinct values, and a
+            // NaN finds itself.
+            (ColumnValues::F32(v), ColumnValues::F32(e)) => fixed!(v, e, f32::to_bits, 4),
+            (ColumnValues::F64(v), ColumnValues::F64(e)) => fixed!(v, e, f64::to_bits, 8),
+            (ColumnValues::I96(v), ColumnValues::I96(e)) => {
+                fixed!(v, e, |x: parquet::data_type::Int96| <[u32; 3]>::try_from(x.data()).unwrap_or_default(), 12)
+            }
+            (ColumnValues::Bytes(v), ColumnValues::Bytes(e))
+            | (ColumnValues::Fixed(v, _), ColumnValues::Fixed(e, _)) => {
+                // A BYTE_ARRAY entry is PLAIN encoded with a 4-byte length.
+                let prefix = if matches!(values, ColumnValues::Bytes(_)) { 4 } else { 0 };
+                for i in range {
+                    let value = v.get(i).unwrap_or_default();
+                    let hash = state.hash_one(value);
+                    let found = table.find(hash, |&(h, j)| h == hash && e.get(j as usize) == Some(value));
+                    let index = match found {
+                        Some(&(_, j)) => j,
+                        None => {
+                            let j = e.len() as u32;
+                            e.push(value);
+                            *encoded += prefix + value.len();
+                            table.insert_unique(hash, (hash, j), |&(h, _)| h);
+                            j
+                        }
+                    };
+                    out.push(index);
+                }
+            }
+            // BOOLEAN has no dictionary, and the kinds always match: the
+            // encoder made the dictionary for the column it encodes.
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use parquet::basic::Type as PhysicalType;
+
+    use super::*;
+    use crate::values::ByteBuffer;
+
+    #[test]
+    fn each_value_once_in_first_seen_order() {
+        let mut d = Dictionary::new(ColumnValues::new(PhysicalType::INT64, 0));
+        let mut out = Vec::new();
+        d.intern(&ColumnValues::I64(vec![5, 7, 5, 9, 7, 7]), 0..6, &mut out);
+        d.intern(&ColumnValues::I64(vec![9, 1]), 0..2, &mut out);
+        assert_eq!(out, [0, 1, 0, 2, 1, 1, 2, 3]);
+        assert_eq!(d.len(), 4);
+        assert_eq!(d.encoded_size(), 32);
+        let page = d.page();
+        assert_eq!(&page[..8], &5i64.to_le_bytes());
+        assert_eq!(&page[24..], &1i64.to_le_bytes());
+    }
+
+    #[test]
+    fn byte_strings_and_float_bits() {
+        let mut b = ByteBuffer::default();
+        for s in ["ab", "", "ab", "c", ""] {
+            b.push(s.as_bytes());
+        }
+        let mut d = Dictionary::new(ColumnValues::new(PhysicalType::BYTE_ARRAY, 0));
+        let mut out = Vec::new();
+        d.intern(&ColumnValues::Bytes(b), 1..5, &mut out);
+        assert_eq!(out, [0, 1, 2, 0]);
+        assert_eq!(d.page(), [0, 0, 0, 0, 2, 0, 0, 0, b'a', b'b', 1, 0, 0, 0, b'c']);
+        assert_eq!(d.encoded_size(), 15);
+
+        let mut d = Dictionary::new(ColumnValues::new(PhysicalType::DOUBLE, 0));
+        let mut out = Vec::new();
+        d.intern(&ColumnValues::F64(vec![0.0, -0.0, f64::NAN, f64::NAN, 0.0]), 0..5, &mut out);
+        assert_eq!(out, [0, 1, 2, 2, 0]);
+    }
+
+    #[test]
+    fn many_entries_survive_the_table_growing() {
+        let mut d = Dictionary::new(ColumnValues::new(PhysicalType::INT32, 0));
+        let values: Vec<i32> = (0..10_000).map(|i| (i * 7919) % 3001).collect();
+        let mut out = Vec::new();
+        d.intern(&ColumnValues::I32(values.clone()), 0..values.len(), &mut out);
+        assert_eq!(d.len(), 3001);
+        let ColumnValues::I32(entries) = &d.entries else { panic!("type") };
+        assert!(out.iter().zip(&values).all(|(i, v)| entries[*i as usize] == *v));
+    }
+}
