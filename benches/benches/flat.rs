@@ -15,13 +15,13 @@ use apache_avro::types::Value;
 use benches::avro::{flat_converter, flat_value, write_store};
 use benches::flat::{generate, Flat, FlatRequired};
 use benches::peers::{arrow, parquet_derive, row_api};
-use benches::{columnar, RUN, SEED};
+use benches::{columnar, files, RUN, SEED};
 use bytes::Bytes;
 use divan::counter::ItemsCount;
 use divan::Bencher;
 use magnolify_parquet::mem::MemPageStore;
+use magnolify_parquet::parquet::basic::Compression;
 use magnolify_parquet::parquet::file::properties::WriterProperties;
-use magnolify_parquet::{ParquetReader, ParquetWriter};
 
 fn main() {
     divan::main();
@@ -32,9 +32,7 @@ fn records() -> Vec<Flat> {
 }
 
 fn derive_file(records: &[Flat]) -> magnolify_parquet::Result<Vec<u8>> {
-    let mut writer = ParquetWriter::<Flat, _>::new(Vec::new())?;
-    writer.write_all(records)?;
-    writer.into_inner()
+    files::write(records, Compression::UNCOMPRESSED, 1)
 }
 
 /// The file every file reader reads.
@@ -115,16 +113,16 @@ fn read_columnar(bencher: Bencher) {
 #[divan::bench]
 fn read_derive_file(bencher: Bencher) {
     let file = shared_file();
-    bencher.counter(ItemsCount::new(RUN)).bench_local(|| -> magnolify_parquet::Result<Vec<Flat>> {
-        ParquetReader::<Flat, _>::new(file.clone())?.collect()
-    });
+    bencher
+        .counter(ItemsCount::new(RUN))
+        .bench_local(|| -> magnolify_parquet::Result<Vec<Flat>> { files::read::<Flat>(file.clone(), 1) });
 }
 
 #[divan::bench]
 fn read_derive_file_required(bencher: Bencher) {
     let file = shared_file();
     bencher.counter(ItemsCount::new(RUN)).bench_local(|| -> magnolify_parquet::Result<Vec<FlatRequired>> {
-        ParquetReader::<FlatRequired, _>::new(file.clone())?.collect()
+        files::read::<FlatRequired>(file.clone(), 1)
     });
 }
 

@@ -14,13 +14,13 @@ use benches::avro::{nested_converter, nested_value, write_store};
 use benches::columnar;
 use benches::nested::{generate, Nested};
 use benches::peers::{arrow, row_api};
-use benches::{RUN, SEED};
+use benches::{files, RUN, SEED};
 use bytes::Bytes;
 use divan::counter::ItemsCount;
 use divan::Bencher;
 use magnolify_parquet::mem::MemPageStore;
+use magnolify_parquet::parquet::basic::Compression;
 use magnolify_parquet::parquet::file::properties::WriterProperties;
-use magnolify_parquet::{ParquetReader, ParquetWriter};
 
 fn main() {
     divan::main();
@@ -31,9 +31,7 @@ fn records() -> Vec<Nested> {
 }
 
 fn derive_file(records: &[Nested]) -> magnolify_parquet::Result<Vec<u8>> {
-    let mut writer = ParquetWriter::<Nested, _>::new(Vec::new())?;
-    writer.write_all(records)?;
-    writer.into_inner()
+    files::write(records, Compression::UNCOMPRESSED, 1)
 }
 
 /// The file every file reader reads.
@@ -128,7 +126,7 @@ fn read_arrow(bencher: Bencher) {
 #[divan::bench]
 fn read_derive_file(bencher: Bencher) {
     let file = shared_file();
-    bencher.counter(ItemsCount::new(RUN)).bench_local(|| -> magnolify_parquet::Result<Vec<Nested>> {
-        ParquetReader::<Nested, _>::new(file.clone())?.collect()
-    });
+    bencher
+        .counter(ItemsCount::new(RUN))
+        .bench_local(|| -> magnolify_parquet::Result<Vec<Nested>> { files::read::<Nested>(file.clone(), 1) });
 }

@@ -10,6 +10,7 @@
 
 pub mod avro;
 pub mod columnar;
+pub mod files;
 pub mod flat;
 pub mod peers;
 

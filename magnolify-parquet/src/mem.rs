@@ -160,7 +160,7 @@ struct MemChunks {
 }
 
 impl ChunkSink for MemChunks {
-    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter> {
+    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter + Send> {
         if column == 0 {
             self.open.clear();
         }

@@ -55,7 +55,7 @@ impl<W: Write + Send> FileChunks<W> {
 }
 
 impl<W: Write + Send> ChunkSink for FileChunks<W> {
-    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter> {
+    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter + Send> {
         if column == 0 {
             self.open.clear();
         }

@@ -241,6 +241,11 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
         Ok(ParquetReader { inner, file })
     }
 
+    fn with_threads(mut self, threads: usize) -> Result<Self> {
+        self.inner = self.inner.with_threads(threads).map_err(|e| e.in_file(&self.file))?;
+        Ok(self)
+    }
+
     /// The file's metadata.
     pub fn metadata(&self) -> &CheckedMetadata {
         &self.inner.source().metadata

@@ -52,6 +52,7 @@ pub struct WriterBuilder<C: RecordWrite, T = <C as RecordWrite>::Record<'static>
     converter: C,
     props: WriterPropertiesBuilder,
     batch: usize,
+    threads: usize,
     key_values: Vec<KeyValue>,
     _record: PhantomData<fn(&T)>,
 }
@@ -73,6 +74,7 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
                 .set_created_by(concat!("magnolify-parquet-rs ", env!("CARGO_PKG_VERSION")).to_owned())
                 .set_max_row_group_bytes(Some(DEFAULT_MAX_ROW_GROUP_BYTES)),
             batch: DEFAULT_WRITE_BATCH,
+            threads: crate::read::default_threads(),
             key_values: Vec::new(),
             _record: PhantomData,
         }
@@ -133,6 +135,27 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
     /// Records shredded before they go to the column writers.
     pub fn batch_size(mut self, records: usize) -> Self {
         self.batch = records.max(1);
+        self
+    }
+
+    /// Threads that encode (default: the machine's available parallelism).
+    /// With 2 or more, the column chunks of each batch are encoded in
+    /// parallel; with 1, everything runs on the caller's thread and no
+    /// thread is started. The file is the same either way.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Event { id: u64, name: String }
+    ///
+    /// let mut w = ParquetWriter::<Event, _>::builder().threads(1).build(Vec::new())?;
+    /// w.write(&Event { id: 1, name: "one thread".into() })?;
+    /// assert_eq!(w.close()?.file_metadata().num_rows(), 1);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
         self
     }
 
@@ -243,7 +266,7 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         sink: W,
         commit: Option<fn(&mut W) -> io::Result<()>>,
     ) -> Result<Self> {
-        let WriterBuilder { converter, props, batch, key_values, .. } = builder;
+        let WriterBuilder { converter, props, batch, threads, key_values, .. } = builder;
         // The converter's pairs, then those set on the properties, then the builder's.
         let props = props.build();
         let mut all = converter.key_value_metadata();
@@ -251,7 +274,7 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         all.extend(key_values);
         let props = Arc::new(props.into_builder().set_key_value_metadata((!all.is_empty()).then_some(all)).build());
         let file = SerializedFileWriter::new(Sink(Some(sink)), converter.schema()?, props.clone())?;
-        let inner = RecordWriter::new(converter, props, batch, FileChunks::new(file))?;
+        let inner = RecordWriter::new(converter, props, batch, FileChunks::new(file))?.with_threads(threads)?;
         Ok(ParquetWriter { inner, commit, _record: PhantomData })
     }
 

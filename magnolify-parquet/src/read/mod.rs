@@ -10,4 +10,10 @@ mod record_reader;
 mod row_groups;
 
 pub use record_reader::{RecordReader, Resolved, DEFAULT_BATCH_SIZE};
+
+/// Threads a reader or writer uses unless told otherwise: the machine's
+/// available parallelism.
+pub(crate) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
 pub use row_groups::RowGroupSource;

@@ -4,4 +4,5 @@
 
 mod sink;
 
+pub(crate) use sink::LeafBuffer;
 pub use sink::{ColumnSink, LeafValues, WriteAt};

@@ -15,7 +15,7 @@ use crate::error::Result;
 /// library has.
 pub trait ChunkSink {
     /// The page writer of leaf column `column` of the row group starting.
-    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter>;
+    fn page_writer(&mut self, column: usize) -> Box<dyn PageWriter + Send>;
 
     /// The row group's `rows` rows are encoded; `columns` holds each leaf
     /// column's close result, in leaf order.

@@ -1,104 +1,226 @@
 //! The column writers of a row group, one per leaf: this library's
 //! encoder where it writes the column's encodings, the `parquet` crate's
 //! column writer otherwise. Both take batches of whole records from the
-//! shredder.
+//! shredder; with an [`EncodePool`], this library's encoders run on its
+//! threads and the caller's, column by column.
 
 use std::sync::Arc;
 
 use parquet::column::page::PageWriter;
 use parquet::column::writer::ColumnCloseResult;
+use parquet::errors::{ParquetError, Result as ParquetResult};
 use parquet::file::properties::WriterPropertiesPtr;
 use parquet::schema::types::SchemaDescriptor;
 
 use super::crate_column::CrateColumn;
 use super::encode::ChunkEncoder;
+use super::pool::{EncodePool, Task};
 use crate::error::{Error, Location, Result};
-use crate::shred::ColumnSink;
+use crate::shred::{ColumnSink, LeafBuffer};
 
 /// The writer of one column chunk.
 enum Column {
     Own(Box<ChunkEncoder>),
     Crate(Box<CrateColumn>),
+    /// On a worker thread for the moment.
+    Away,
 }
 
 /// One column writer per leaf, over page writers chosen by the caller (the
 /// in-memory store or a file's row-group buffer).
 pub(crate) struct ColumnWriters {
-    columns: Vec<(Column, String)>,
+    columns: Vec<Column>,
+    paths: Vec<String>,
 }
 
 impl ColumnWriters {
     pub(crate) fn new(
         schema: &SchemaDescriptor,
         props: &WriterPropertiesPtr,
-        mut page_writer: impl FnMut(usize) -> Box<dyn PageWriter>,
+        mut page_writer: impl FnMut(usize) -> Box<dyn PageWriter + Send>,
     ) -> Result<Self> {
-        let columns = schema
-            .columns()
-            .iter()
-            .enumerate()
-            .map(|(i, descr)| {
-                let path = descr.path().string();
-                let pages = page_writer(i);
-                let column = if ChunkEncoder::supports(descr, props) {
-                    ChunkEncoder::new(descr.clone(), Arc::clone(props), pages)
-                        .map(|e| Column::Own(Box::new(e)))
-                        .map_err(|e| Error::parquet(Location::column(&path), e))?
-                } else {
-                    Column::Crate(Box::new(CrateColumn::new(descr.clone(), props, pages)))
-                };
-                Ok((column, path))
-            })
-            .collect::<Result<_>>()?;
-        Ok(ColumnWriters { columns })
+        let mut columns = Vec::with_capacity(schema.num_columns());
+        let mut paths = Vec::with_capacity(schema.num_columns());
+        for (i, descr) in schema.columns().iter().enumerate() {
+            let path = descr.path().string();
+            let pages = page_writer(i);
+            columns.push(if ChunkEncoder::supports(descr, props) {
+                let encoder = ChunkEncoder::new(descr.clone(), Arc::clone(props), pages)
+                    .map_err(|e| Error::parquet(Location::column(&path), e))?;
+                Column::Own(Box::new(encoder))
+            } else {
+                Column::Crate(Box::new(CrateColumn::new(descr.clone(), props, pages)))
+            });
+            paths.push(path);
+        }
+        Ok(ColumnWriters { columns, paths })
     }
 
-    /// Writes every buffered record and clears the sink.
-    pub(crate) fn write(&mut self, sink: &mut ColumnSink) -> Result<()> {
+    /// Writes every buffered record (on the threads of `pool`, if given) and
+    /// clears the sink.
+    pub(crate) fn write(&mut self, sink: &mut ColumnSink, pool: Option<&EncodePool>) -> Result<()> {
         if sink.records == 0 {
             return Ok(());
         }
-        for ((column, path), leaf) in self.columns.iter_mut().zip(&mut sink.leaves) {
-            // The encoders trust levels (an out-of-range one would make a
-            // file no reader accepts): a converter bug must be an error instead.
-            if let Some(d) = leaf.def.iter().find(|d| !(0..=leaf.max_def).contains(*d)) {
-                return Err(Error::bug(
-                    Location::column(&leaf.path),
-                    format!("the converter wrote definition level {d} outside 0..={}", leaf.max_def),
-                ));
-            }
-            if let Some(r) = leaf.rep.iter().find(|r| !(0..=leaf.max_rep).contains(*r)) {
-                return Err(Error::bug(
-                    Location::column(&leaf.path),
-                    format!("the converter wrote repetition level {r} outside 0..={}", leaf.max_rep),
-                ));
-            }
-            let written = match column {
-                Column::Own(encoder) => encoder.write(&leaf.def, &leaf.rep, &leaf.values),
-                Column::Crate(writer) => {
-                    let def = (leaf.max_def > 0).then_some(leaf.def.as_slice());
-                    let rep = (leaf.max_rep > 0).then_some(leaf.rep.as_slice());
-                    writer.write(def, rep, &mut leaf.values)
-                }
-            };
-            written.map_err(|e| Error::parquet(Location::column(path.as_str()), e))?;
-            leaf.clear();
+        for leaf in &sink.leaves {
+            check_levels(leaf)?;
         }
+        match pool {
+            None => {
+                for (i, leaf) in sink.leaves.iter_mut().enumerate() {
+                    write_local(&mut self.columns[i], leaf, &self.paths[i])?;
+                }
+            }
+            Some(pool) => self.write_parallel(sink, pool)?,
+        }
+        sink.leaves.iter_mut().for_each(LeafBuffer::clear);
         sink.records = 0;
         Ok(())
     }
 
-    /// Closes every column writer, in leaf order.
-    pub(crate) fn close(self) -> Result<Vec<ColumnCloseResult>> {
-        self.columns
-            .into_iter()
-            .map(|(column, path)| {
-                let closed = match column {
-                    Column::Own(encoder) => encoder.close(),
-                    Column::Crate(writer) => writer.close(),
+    /// Splits the columns between the pool's workers and the caller's
+    /// thread, by the bytes each has to encode (largest first, each to the
+    /// least loaded thread); the `parquet` crate's writers stay on the
+    /// caller's thread.
+    fn write_parallel(&mut self, sink: &mut ColumnSink, pool: &EncodePool) -> Result<()> {
+        let threads = pool.workers() + 1;
+        let mut load = vec![0usize; threads];
+        let mut order: Vec<usize> = (0..self.columns.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(cost(&sink.leaves[i])));
+        let mut owner = vec![0usize; self.columns.len()];
+        for i in order {
+            let t = match self.columns[i] {
+                Column::Own(_) => (0..threads).min_by_key(|&t| load[t]).unwrap_or(0),
+                _ => 0,
+            };
+            load[t] += cost(&sink.leaves[i]);
+            owner[i] = t;
+        }
+        let mut leaves: Vec<Option<LeafBuffer>> = std::mem::take(&mut sink.leaves).into_iter().map(Some).collect();
+        let mut tasks: Vec<Vec<Task>> = (1..threads).map(|_| Vec::new()).collect();
+        for (i, &t) in owner.iter().enumerate() {
+            if t > 0 {
+                let (Column::Own(encoder), Some(leaf)) =
+                    (std::mem::replace(&mut self.columns[i], Column::Away), leaves[i].take())
+                else {
+                    return Err(Error::bug(Location::column(&self.paths[i]), "a column sent to a thread twice"));
                 };
-                closed.map_err(|e| Error::parquet(Location::column(path), e))
+                tasks[t - 1].push(Task { index: i, encoder, leaf });
+            }
+        }
+        let (columns, paths) = (&mut self.columns, &self.paths);
+        let local = || {
+            for (i, _) in owner.iter().enumerate().filter(|(_, t)| **t == 0) {
+                if let Some(leaf) = &mut leaves[i] {
+                    write_local(&mut columns[i], leaf, &paths[i])?;
+                }
+            }
+            Ok(())
+        };
+        let back = pool.write(tasks, local);
+        // Every column comes back, whatever failed, before an error is returned.
+        let mut first_error = None;
+        match back {
+            Ok(back) => {
+                for (task, result) in back {
+                    let i = task.index;
+                    if let (Err(e), None) = (result, &first_error) {
+                        first_error = Some(Error::parquet(Location::column(&self.paths[i]), e));
+                    }
+                    self.columns[i] = Column::Own(task.encoder);
+                    leaves[i] = Some(task.leaf);
+                }
+            }
+            Err(e) => first_error = Some(e),
+        }
+        sink.leaves = leaves.into_iter().flatten().collect();
+        match first_error {
+            Some(e) => Err(e),
+            None if sink.leaves.len() != self.columns.len() => {
+                Err(Error::bug(Location::default(), "a column's buffers did not come back from its thread"))
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Closes every column writer (on the threads of `pool`, if given: each
+    /// writes its last pages and its dictionary); returns their results in
+    /// leaf order.
+    pub(crate) fn close(self, pool: Option<&EncodePool>) -> Result<Vec<ColumnCloseResult>> {
+        let ColumnWriters { columns, paths } = self;
+        let threads = pool.map_or(1, |p| p.workers() + 1);
+        let mut local = Vec::new();
+        let mut remote: Vec<Vec<(usize, Box<ChunkEncoder>)>> = (1..threads).map(|_| Vec::new()).collect();
+        for (i, column) in columns.into_iter().enumerate() {
+            match column {
+                // This library's encoders round robin over the threads.
+                Column::Own(e) if i % threads != 0 => remote[i % threads - 1].push((i, e)),
+                other => local.push((i, other)),
+            }
+        }
+        let mut results: Vec<Option<ParquetResult<ColumnCloseResult>>> = (0..paths.len()).map(|_| None).collect();
+        let close_local = |results: &mut Vec<Option<ParquetResult<ColumnCloseResult>>>| {
+            for (i, column) in local {
+                results[i] = Some(match column {
+                    Column::Own(e) => e.close(),
+                    Column::Crate(w) => w.close(),
+                    Column::Away => Err(ParquetError::General("the column is on a thread".into())),
+                });
+            }
+            Ok(())
+        };
+        match pool {
+            Some(pool) => {
+                for (i, closed) in pool.close(remote, || close_local(&mut results))? {
+                    results[i] = Some(closed);
+                }
+            }
+            None => close_local(&mut results)?,
+        }
+        results
+            .into_iter()
+            .zip(&paths)
+            .map(|(r, path)| match r {
+                Some(closed) => closed.map_err(|e| Error::parquet(Location::column(path), e)),
+                None => Err(Error::bug(Location::column(path), "a column was not closed")),
             })
             .collect()
     }
+}
+
+/// Writes a column's batch on the caller's thread.
+fn write_local(column: &mut Column, leaf: &mut LeafBuffer, path: &str) -> Result<()> {
+    let written = match column {
+        Column::Own(encoder) => encoder.write(&leaf.def, &leaf.rep, &leaf.values),
+        Column::Crate(writer) => {
+            let def = (leaf.max_def > 0).then_some(leaf.def.as_slice());
+            let rep = (leaf.max_rep > 0).then_some(leaf.rep.as_slice());
+            writer.write(def, rep, &mut leaf.values)
+        }
+        Column::Away => Err(ParquetError::General("the column is on a thread".into())),
+    };
+    written.map_err(|e| Error::parquet(Location::column(path), e))
+}
+
+/// The encoders trust levels (an out-of-range one would make a file no
+/// reader accepts): a converter bug must be an error instead.
+fn check_levels(leaf: &LeafBuffer) -> Result<()> {
+    if let Some(d) = leaf.def.iter().find(|d| !(0..=leaf.max_def).contains(*d)) {
+        return Err(Error::bug(
+            Location::column(&leaf.path),
+            format!("the converter wrote definition level {d} outside 0..={}", leaf.max_def),
+        ));
+    }
+    if let Some(r) = leaf.rep.iter().find(|r| !(0..=leaf.max_rep).contains(*r)) {
+        return Err(Error::bug(
+            Location::column(&leaf.path),
+            format!("the converter wrote repetition level {r} outside 0..={}", leaf.max_rep),
+        ));
+    }
+    Ok(())
+}
+
+/// What a column's batch costs to encode, roughly: its bytes.
+fn cost(leaf: &LeafBuffer) -> usize {
+    leaf.values.raw_bytes() + leaf.def.len() + leaf.rep.len()
 }

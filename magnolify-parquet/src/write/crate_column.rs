@@ -27,7 +27,7 @@ pub(crate) struct CrateColumn {
 }
 
 impl CrateColumn {
-    pub(crate) fn new(descr: ColumnDescPtr, props: &WriterPropertiesPtr, pages: Box<dyn PageWriter>) -> Self {
+    pub(crate) fn new(descr: ColumnDescPtr, props: &WriterPropertiesPtr, pages: Box<dyn PageWriter + Send>) -> Self {
         CrateColumn {
             shared_budget: if props.dictionary_enabled(descr.path()) { SHARED_BUDGET } else { usize::MAX },
             writer: get_column_writer(descr, props.clone(), pages),

@@ -7,6 +7,7 @@ mod chunk_sink;
 mod columns;
 mod crate_column;
 mod encode;
+mod pool;
 mod record_writer;
 
 pub use chunk_sink::ChunkSink;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::SchemaDescriptor;
 
+use super::pool::EncodePool;
 use super::{ChunkSink, ColumnWriters};
 use crate::error::{Error, Result};
 use crate::record::RecordWrite;
@@ -49,6 +50,8 @@ pub struct RecordWriter<C: RecordWrite, K: ChunkSink> {
     max_bytes: usize,
     rows: u64,
     state: State,
+    /// Encoding threads, with more than one thread.
+    pool: Option<EncodePool>,
     sink: K,
 }
 
@@ -73,8 +76,18 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
             batch,
             rows: 0,
             state: State::Open,
+            pool: None,
             sink,
         })
+    }
+
+    /// Encodes on `threads` threads: with 2 or more, the column chunks of
+    /// each batch are split between `threads - 1` encoding threads of the
+    /// writer's own and the caller's thread (which also shreds the records);
+    /// with 1, everything runs on the caller's thread and no thread starts.
+    pub fn with_threads(mut self, threads: usize) -> Result<Self> {
+        self.pool = if threads >= 2 { Some(EncodePool::new(threads - 1)?) } else { None };
+        Ok(self)
     }
 
     fn usable(&self) -> Result<()> {
@@ -180,7 +193,7 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
         };
         group.rows += self.shredded.records();
         group.raw_bytes += self.shredded.raw_bytes();
-        group.writers.write(&mut self.shredded)?;
+        group.writers.write(&mut self.shredded, self.pool.as_ref())?;
         if group.rows >= self.max_rows || group.raw_bytes >= self.max_bytes {
             self.close_group()?;
         }
@@ -191,7 +204,7 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
     /// chunks to the sink.
     fn close_group(&mut self) -> Result<()> {
         let Some(group) = self.group.take() else { return Ok(()) };
-        let columns = group.writers.close()?;
+        let columns = group.writers.close(self.pool.as_ref())?;
         self.sink.end_row_group(group.rows, columns)
     }
 }

@@ -103,8 +103,11 @@ where
     track_panics();
     take_panics();
     let run = catch_unwind(AssertUnwindSafe(|| {
+        // One thread: the panic hook records panics per thread, and a
+        // threaded reader decodes on another (threads.rs checks that it
+        // stops where one thread stops).
         let mut builder = match ParquetReader::builder(file) {
-            Ok(b) => b,
+            Ok(b) => b.with_threads(1),
             Err(e) => return (Vec::new(), Some(e)),
         };
         if let Some((bytes, levels)) = limits {

@@ -185,3 +185,101 @@ fn a_row_group_out_of_range_is_an_error() {
     assert!(matches!(err, Error::Argument { .. }), "{err:?}");
     assert!(err.to_string().contains("row group 2 requested, the file has 2"), "{err}");
 }
+
+/// Writer settings to write the same records with, whatever the threads.
+fn settings() -> Vec<(&'static str, magnolify_parquet::WriterBuilder<magnolify_parquet::Derived<Trip>>)> {
+    use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
+    use magnolify_parquet::parquet::file::properties::WriterVersion;
+    vec![
+        ("defaults", ParquetWriter::<Trip, Vec<u8>>::builder()),
+        (
+            "zstd, small pages and row groups, dictionary overflow",
+            ParquetWriter::<Trip, Vec<u8>>::builder()
+                .compression(Compression::ZSTD(ZstdLevel::default()))
+                .data_page_rows(13)
+                .max_row_group_rows(700)
+                .batch_size(100)
+                .properties(|p| p.set_dictionary_page_size_limit(300)),
+        ),
+        // Integer and byte array columns go to the parquet crate's writer.
+        ("v2", ParquetWriter::<Trip, Vec<u8>>::builder().writer_version(WriterVersion::PARQUET_2_0)),
+    ]
+}
+
+#[test]
+fn a_file_is_the_same_whatever_the_encoding_threads() {
+    let records = trips(2_500);
+    for (what, builder) in settings() {
+        let one = file_with(builder.threads(1), &records).expect("one thread");
+        for threads in [2, 3, 5] {
+            let (_, builder) = settings().into_iter().find(|(w, _)| *w == what).expect("settings");
+            let many = file_with(builder.threads(threads), &records).expect("threads");
+            assert!(one == many, "{what}: {threads} threads wrote other bytes");
+        }
+        let back: Vec<Trip> = ParquetReader::<Trip, _>::new(one).unwrap().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, records, "{what}");
+    }
+}
+
+/// Every answer of a reader, errors as text.
+fn answers(builder: ReaderBuilder<Bytes>) -> Vec<Result<Trip, String>> {
+    builder.build::<Trip>().expect("reader").map(|r| r.map_err(|e| e.to_string())).collect()
+}
+
+#[test]
+fn records_come_in_file_order_whatever_the_decoding_threads() {
+    let records = trips(3_000);
+    let file =
+        file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(900).data_page_rows(50), &records)
+            .expect("file");
+    for batch in [1, 7, 1024] {
+        for threads in [1, 2, 4] {
+            let builder = ParquetReader::builder(file.clone()).unwrap().with_batch_size(batch).with_threads(threads);
+            let back: Vec<Trip> = builder.build().unwrap().collect::<Result<_, _>>().unwrap();
+            assert_eq!(back, records, "batch {batch}, {threads} threads");
+        }
+        let selected = |threads| {
+            let builder = ParquetReader::builder(file.clone()).unwrap().with_batch_size(batch).with_threads(threads);
+            answers(builder.with_row_groups(vec![3, 1]))
+        };
+        assert_eq!(selected(2), selected(1), "row groups 3 and 1, batch {batch}");
+        assert_eq!(selected(1).len(), 300 + 900);
+    }
+}
+
+#[test]
+fn a_damaged_chunk_stops_a_threaded_reader_where_it_stops_one_thread() {
+    let records = trips(2_000);
+    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(600), &records).expect("file");
+    let meta = ParquetReader::builder(file.clone()).unwrap().metadata().clone();
+    // Damage the dictionary indices of the third row group's `id` column
+    // (the page header stays readable).
+    let chunk = meta.row_group(2).column(0);
+    let start = chunk.data_page_offset() as usize + 40;
+    let mut damaged = file.to_vec();
+    for b in &mut damaged[start..start + 64] {
+        *b ^= 0xA5;
+    }
+    let damaged = Bytes::from(damaged);
+    let one = answers(ParquetReader::builder(damaged.clone()).unwrap().with_threads(1));
+    let two = answers(ParquetReader::builder(damaged).unwrap().with_threads(2));
+    assert_eq!(one, two);
+    // The first two row groups, then the error that ends the reading.
+    assert_eq!(one.len(), 1201);
+    assert_eq!(one[..1200].iter().map(|r| r.clone().unwrap()).collect::<Vec<_>>(), records[..1200]);
+    let error = one[1200].clone().unwrap_err();
+    assert!(error.contains("row group 2") && error.contains("column `id`"), "{error}");
+}
+
+#[test]
+fn a_threaded_reader_dropped_early_stops_its_thread() {
+    let records = trips(5_000);
+    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder(), &records).expect("file");
+    for _ in 0..20 {
+        let mut reader =
+            ParquetReader::builder(file.clone()).unwrap().with_threads(2).with_batch_size(10).build::<Trip>().unwrap();
+        assert_eq!(reader.next().unwrap().unwrap(), records[0]);
+        // Dropped with its decoding thread a batch ahead: this must neither
+        // hang nor leak a thread that keeps decoding.
+    }
+}

@@ -42,6 +42,7 @@ pub struct ReaderBuilder<R> {
     metadata: CheckedMetadata,
     row_groups: Option<Vec<usize>>,
     batch_size: usize,
+    threads: usize,
     limits: Limits,
     file: Option<Arc<Path>>,
 }
@@ -53,6 +54,7 @@ impl<R> Clone for ReaderBuilder<R> {
             metadata: self.metadata.clone(),
             row_groups: self.row_groups.clone(),
             batch_size: self.batch_size,
+            threads: self.threads,
             limits: self.limits,
             file: self.file.clone(),
         }
@@ -80,6 +82,7 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
             metadata,
             row_groups: None,
             batch_size: DEFAULT_BATCH_SIZE,
+            threads: crate::read::default_threads(),
             limits: Limits::DEFAULT,
             file: None,
         })
@@ -98,6 +101,33 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     /// Reads only these row groups, in this order (checked when building).
     pub fn with_row_groups(mut self, row_groups: Vec<usize>) -> Self {
         self.row_groups = Some(row_groups);
+        self
+    }
+
+    /// Threads that read (default: the machine's available parallelism).
+    /// With 2 or more, batches are decoded on a thread of the reader's own
+    /// while the caller's thread assembles records from the previous batch;
+    /// with 1, both run on the caller's thread and no thread is started.
+    /// Records come in file order either way.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType, Debug, PartialEq)]
+    /// struct Tick { n: u32 }
+    ///
+    /// let ticks: Vec<Tick> = (0..5000).map(|n| Tick { n }).collect();
+    /// let mut w = ParquetWriter::<Tick, _>::new(Vec::new())?;
+    /// w.write_all(&ticks)?;
+    /// let file = bytes::Bytes::from(w.into_inner()?);
+    ///
+    /// let back: Vec<Tick> =
+    ///     ParquetReader::builder(file)?.with_threads(2).with_batch_size(100).build()?.collect::<Result<_, _>>()?;
+    /// assert_eq!(back, ticks);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
         self
     }
 
@@ -171,7 +201,8 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     /// A reader with a plan resolved before (by this builder or a clone of
     /// it, or for a file of the same schema).
     pub fn build_resolved<C: RecordRead>(self, resolved: Arc<Resolved<C>>) -> Result<ParquetReader<C::Record, R, C>> {
-        let ReaderBuilder { input, metadata, row_groups, batch_size, limits, file } = self;
-        ParquetReader::from_parts(input, metadata, limits, resolved, row_groups, batch_size, file)
+        let ReaderBuilder { input, metadata, row_groups, batch_size, threads, limits, file } = self;
+        let reader = ParquetReader::from_parts(input, metadata, limits, resolved, row_groups, batch_size, file)?;
+        reader.with_threads(threads)
     }
 }

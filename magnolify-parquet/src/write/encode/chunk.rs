@@ -45,7 +45,7 @@ pub(crate) struct ChunkEncoder {
     descr: ColumnDescPtr,
     props: Arc<WriterProperties>,
     settings: Settings,
-    pages: Box<dyn PageWriter>,
+    pages: Box<dyn PageWriter + Send>,
     codec: Option<Compressor>,
     /// The dictionary, while values are dictionary encoded.
     dictionary: Option<Dictionary>,
@@ -108,7 +108,7 @@ impl ChunkEncoder {
     pub(crate) fn new(
         descr: ColumnDescPtr,
         props: Arc<WriterProperties>,
-        pages: Box<dyn PageWriter>,
+        pages: Box<dyn PageWriter + Send>,
     ) -> ParquetResult<Self> {
         let path = descr.path();
         let boolean = descr.physical_type() == PhysicalType::BOOLEAN;

@@ -1,0 +1,67 @@
+//! Reads back the file `write_large` wrote (10 million generated `Nested`
+//! records), checking every record against the generator, to show that the
+//! reader streams: its memory stays about one row group's column chunks
+//! being decoded, whatever the file's size.
+//!
+//! ```text
+//! cargo build --release -p benches --example write_large --example read_large
+//! target/release/examples/write_large
+//! /usr/bin/time -v target/release/examples/read_large [PATH] [THREADS]
+//! ```
+//!
+//! PATH defaults to `write_large.parquet` in the target directory (where
+//! `write_large` puts it); THREADS to the machine's available parallelism.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use benches::nested::{stream, Nested};
+use benches::SEED;
+use magnolify_parquet::ReaderBuilder;
+
+fn default_path() -> PathBuf {
+    // target/<profile>/examples/read_large → target/write_large.parquet
+    let exe = std::env::current_exe().ok();
+    let target = exe.as_deref().and_then(|p| p.parent()).and_then(|p| p.parent()).and_then(|p| p.parent());
+    target.map_or_else(|| PathBuf::from("write_large.parquet"), |t| t.join("write_large.parquet"))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().map_or_else(default_path, PathBuf::from);
+    let builder = ReaderBuilder::open(&path)?;
+    let builder = match args.next() {
+        Some(n) => builder.with_threads(n.parse()?),
+        None => builder,
+    };
+    let meta = builder.metadata().clone();
+    let started = Instant::now();
+    let mut expected = stream(SEED);
+    let mut records = 0u64;
+    for record in builder.build::<Nested>()? {
+        let record = record?;
+        if Some(&record) != expected.next().as_ref() {
+            return Err(format!("record {records} differs from the one written").into());
+        }
+        records += 1;
+    }
+    let groups = meta.row_groups();
+    let largest = groups.iter().max_by_key(|g| g.compressed_size());
+    println!("path:              {}", path.display());
+    println!("records:           {records} read, all equal to those written");
+    println!("row groups:        {}", groups.len());
+    if let Some(g) = largest {
+        println!(
+            "largest row group: {} bytes encoded ({:.1} MiB), {} rows",
+            g.compressed_size(),
+            g.compressed_size() as f64 / (1024.0 * 1024.0),
+            g.num_rows()
+        );
+        println!(
+            "RSS budget:        {:.1} MiB (2 x largest encoded row group + 64 MiB)",
+            (2 * g.compressed_size()) as f64 / (1024.0 * 1024.0) + 64.0
+        );
+    }
+    println!("elapsed:           {:.1} s (reading and checking)", started.elapsed().as_secs_f64());
+    Ok(())
+}
