@@ -1,5 +1,6 @@
-//! The boundary with the `parquet` crate: its decoders still panic on some
-//! damaged input (arrow-rs #9742), and a reader must not. Each call into the
+//! The boundary with the `parquet` crate: its page reader (headers,
+//! decompression) and footer decoding may still panic on some damaged input
+//! (arrow-rs #9742), and a reader must not. Each call into the
 //! crate on data read from a file runs under [`crate_call`] (or [`catch`]),
 //! which turns a panic into an error. Only calls into the crate go through
 //! it: a panic in this library's own code is a bug and is left to surface

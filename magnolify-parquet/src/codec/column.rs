@@ -5,19 +5,21 @@
 //! maxima once; its values are decoded batch by batch straight into the
 //! batch's buffers: fixed-width values in bulk, byte strings into one
 //! contiguous buffer, dictionary indices gathered from the decoded
-//! dictionary. Pages in encodings decoded elsewhere go through the
-//! [`fallback`](super::fallback).
+//! dictionary; values in the DELTA encodings and BYTE_STREAM_SPLIT are
+//! decoded with their whole page.
 
 use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use parquet::basic::{Encoding, Type as PhysicalType};
+use parquet::basic::Encoding;
 use parquet::column::page::{Page, PageReader};
 use parquet::schema::types::ColumnDescPtr;
 
+use super::bit_packed::decode_bit_packed_levels;
+use super::byte_stream_split::decode_byte_stream_split;
+use super::delta;
 use super::dictionary::{check_indices, decode_dictionary, gather};
-use super::fallback;
 use super::hybrid::{bit_width, Hybrid};
 use super::plain::Plain;
 use crate::error::{Error, Location, Result};
@@ -31,7 +33,8 @@ enum PageValues {
     Dictionary(Hybrid),
     /// Booleans in the hybrid encoding, one bit wide.
     RleBooleans(Hybrid),
-    /// Values the fallback decoded, and the next to hand on.
+    /// Values decoded with the whole page (DELTA encodings,
+    /// BYTE_STREAM_SPLIT), and the next to hand on.
     Decoded(ColumnValues, usize),
 }
 
@@ -41,8 +44,8 @@ pub(crate) struct ColumnDecoder {
     descr: ColumnDescPtr,
     max_def: i16,
     max_rep: i16,
-    /// The dictionary page, kept for the fallback, and its decoded values.
-    dictionary: Option<(Page, Arc<ColumnValues>)>,
+    /// The chunk's decoded dictionary.
+    dictionary: Option<Arc<ColumnValues>>,
     /// The current data page's bytes, levels and values.
     buf: Bytes,
     def: Vec<i16>,
@@ -154,7 +157,7 @@ impl ColumnDecoder {
             return Ok(());
         }
         if let PageValues::Dictionary(indices) = &mut self.values {
-            let (_, dictionary) = self.dictionary.as_ref().ok_or("dictionary indices without a dictionary")?;
+            let dictionary = self.dictionary.as_ref().ok_or("dictionary indices without a dictionary")?;
             let fresh = batch.values.len() == 0;
             if fresh && batch.dictionary.as_ref().is_none_or(|d| Arc::ptr_eq(d, dictionary)) {
                 // The batch refers to the dictionary.
@@ -253,7 +256,7 @@ impl ColumnDecoder {
             // Once per chunk, for the columns read as text.
             b.check_text();
         }
-        self.dictionary = Some((page, Arc::new(values)));
+        self.dictionary = Some(Arc::new(values));
         Ok(())
     }
 
@@ -263,22 +266,32 @@ impl ColumnDecoder {
         let Page::DataPage { buf, num_values, encoding, def_level_encoding, rep_level_encoding, .. } = &page else {
             return Err("not a data page".to_owned());
         };
-        let levels = [(self.max_rep, rep_level_encoding), (self.max_def, def_level_encoding)];
-        if !self.decodes(*encoding) || levels.iter().any(|(max, e)| *max > 0 && **e != Encoding::RLE) {
-            return self.decode_elsewhere(page);
-        }
         let n = *num_values as usize;
         let mut at = 0;
-        for (max, kind, into) in
-            [(self.max_rep, "repetition", &mut self.rep), (self.max_def, "definition", &mut self.def)]
-        {
+        let levels = [
+            (self.max_rep, "repetition", *rep_level_encoding, &mut self.rep),
+            (self.max_def, "definition", *def_level_encoding, &mut self.def),
+        ];
+        for (max, kind, encoding, into) in levels {
             into.clear();
-            if max > 0 {
-                let len = u32_at(buf, at).ok_or("the page ends inside a level length")? as usize;
-                let end = (at + 4).checked_add(len).filter(|e| *e <= buf.len());
-                let end = end.ok_or_else(|| format!("{len} bytes of levels run past the page's end"))?;
-                decode_levels(buf, at + 4..end, n, (max, kind), into)?;
-                at = end;
+            if max == 0 {
+                continue;
+            }
+            #[allow(deprecated)]
+            match encoding {
+                Encoding::RLE => {
+                    let len = u32_at(buf, at).ok_or("the page ends inside a level length")? as usize;
+                    let end = (at + 4).checked_add(len).filter(|e| *e <= buf.len());
+                    let end = end.ok_or_else(|| format!("{len} bytes of levels run past the page's end"))?;
+                    decode_levels(buf, at + 4..end, n, (max, kind), into)?;
+                    at = end;
+                }
+                // The deprecated encoding of old writers.
+                Encoding::BIT_PACKED => {
+                    let rest = buf.get(at..).unwrap_or_default();
+                    at += decode_bit_packed_levels(rest, n, max, into).map_err(|e| format!("{kind} levels: {e}"))?;
+                }
+                other => return Err(format!("{kind} levels in {other}, not RLE or BIT_PACKED")),
             }
         }
         self.buf = buf.clone();
@@ -292,9 +305,6 @@ impl ColumnDecoder {
         let Page::DataPageV2 { buf, num_values, encoding, def_levels_byte_len, rep_levels_byte_len, .. } = &page else {
             return Err("not a data page".to_owned());
         };
-        if !self.decodes(*encoding) {
-            return self.decode_elsewhere(page);
-        }
         let n = *num_values as usize;
         let rep_end = *rep_levels_byte_len as usize;
         let def_end = rep_end.checked_add(*def_levels_byte_len as usize).filter(|e| *e <= buf.len());
@@ -314,24 +324,17 @@ impl ColumnDecoder {
         self.start_values(*encoding, def_end)
     }
 
-    /// Whether this decoder reads values in `encoding` itself.
-    #[allow(deprecated)]
-    fn decodes(&self, encoding: Encoding) -> bool {
-        match encoding {
-            Encoding::PLAIN | Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY => true,
-            Encoding::RLE => self.descr.physical_type() == PhysicalType::BOOLEAN,
-            _ => false,
-        }
-    }
-
-    /// Sets up the values of the current page, which start at `at`.
+    /// Sets up the values of the current page, which start at `at`: read
+    /// batch by batch (PLAIN, dictionary indices, RLE booleans), or decoded
+    /// whole here (the DELTA encodings and BYTE_STREAM_SPLIT, whose values
+    /// depend on the values before them or on the page's value count).
     #[allow(deprecated)]
     fn start_values(&mut self, encoding: Encoding, at: usize) -> Result<(), String> {
         let end = self.buf.len();
+        let empty = ColumnValues::new(self.descr.physical_type(), self.descr.type_length());
+        let boolean = matches!(empty, ColumnValues::Bool(_));
         self.values = match encoding {
-            Encoding::PLAIN if self.descr.physical_type() == PhysicalType::BOOLEAN => {
-                PageValues::Plain(Plain::new(at, end).for_booleans())
-            }
+            Encoding::PLAIN if boolean => PageValues::Plain(Plain::new(at, end).for_booleans()),
             Encoding::PLAIN => PageValues::Plain(Plain::new(at, end)),
             Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY => {
                 if self.dictionary.is_none() {
@@ -340,44 +343,70 @@ impl ColumnDecoder {
                 let width = *self.buf.get(at).ok_or("the page ends before its index bit width")?;
                 PageValues::Dictionary(Hybrid::new(at + 1, end, width)?)
             }
-            // Booleans (checked by `decodes`), with a 4-byte length like levels.
-            _ => {
+            // Booleans with a 4-byte length, like v1 levels.
+            Encoding::RLE if boolean => {
                 let len = u32_at(&self.buf, at).ok_or("the page ends inside the booleans' length")? as usize;
                 let stream_end = (at + 4).checked_add(len).filter(|e| *e <= end);
                 let stream_end = stream_end.ok_or_else(|| format!("{len} bytes of booleans, past the page's end"))?;
                 PageValues::RleBooleans(Hybrid::new(at + 4, stream_end, 1)?)
             }
+            // Values are at most as many as levels.
+            _ => {
+                let section = self.buf.get(at..).unwrap_or_default();
+                PageValues::Decoded(decode_whole(encoding, section, self.levels, empty)?, 0)
+            }
         };
+        if let PageValues::Decoded(values, _) = &self.values {
+            // A whole page's values must be those its levels define.
+            let defined =
+                if self.max_def > 0 { self.def.iter().filter(|d| **d == self.max_def).count() } else { self.levels };
+            if values.len() != defined {
+                return Err(format!("{} values decoded for {defined} defined levels", values.len()));
+            }
+        }
         Ok(())
     }
+}
 
-    /// Has the `parquet` crate decode the whole of `page`.
-    fn decode_elsewhere(&mut self, page: Page) -> Result<(), String> {
-        #[allow(deprecated)]
-        let by_dictionary = matches!(page.encoding(), Encoding::RLE_DICTIONARY | Encoding::PLAIN_DICTIONARY);
-        if by_dictionary && self.dictionary.is_none() {
-            // The crate's decoder would panic.
-            return Err(format!("a {} data page without a dictionary page before it", page.encoding()));
+/// Decodes a whole page's values in `encoding` (one of the DELTA encodings
+/// or BYTE_STREAM_SPLIT) into `values`, an empty buffer of the column's
+/// type; the page holds at most `max_values` values.
+#[allow(deprecated)]
+fn decode_whole(
+    encoding: Encoding,
+    section: &[u8],
+    max_values: usize,
+    mut values: ColumnValues,
+) -> Result<ColumnValues, String> {
+    match (encoding, &mut values) {
+        (Encoding::DELTA_BINARY_PACKED, ColumnValues::I32(v)) => {
+            delta::decode_binary_packed_i32(section, max_values, v)?;
         }
-        let dictionary = self.dictionary.as_ref().map(|(page, _)| page);
-        self.def.clear();
-        self.rep.clear();
-        let values = fallback::decode_page(&self.descr, dictionary, page, &mut self.def, &mut self.rep)?;
-        self.levels = if self.max_rep > 0 {
-            self.rep.len()
-        } else if self.max_def > 0 {
-            self.def.len()
-        } else {
-            values.len()
-        };
-        check_levels(&self.def, self.max_def, "definition")?;
-        check_levels(&self.rep, self.max_rep, "repetition")?;
-        if self.max_def > 0 && self.max_rep > 0 && self.def.len() != self.rep.len() {
-            return Err("as many definition as repetition levels expected".to_owned());
+        (Encoding::DELTA_BINARY_PACKED, ColumnValues::I64(v)) => {
+            delta::decode_binary_packed_i64(section, max_values, v)?;
         }
-        self.values = PageValues::Decoded(values, 0);
-        Ok(())
+        (Encoding::DELTA_LENGTH_BYTE_ARRAY, ColumnValues::Bytes(b)) => {
+            delta::decode_length_byte_array(section, max_values, b)?;
+        }
+        (Encoding::DELTA_BYTE_ARRAY, ColumnValues::Bytes(b)) => {
+            delta::decode_byte_array(section, max_values, None, b)?;
+        }
+        (Encoding::DELTA_BYTE_ARRAY, ColumnValues::Fixed(b, len)) => {
+            delta::decode_byte_array(section, max_values, Some(*len), b)?;
+        }
+        (
+            Encoding::BYTE_STREAM_SPLIT,
+            ColumnValues::I32(_)
+            | ColumnValues::I64(_)
+            | ColumnValues::F32(_)
+            | ColumnValues::F64(_)
+            | ColumnValues::Fixed(..),
+        ) => {
+            decode_byte_stream_split(section, &mut values)?;
+        }
+        (encoding, values) => return Err(format!("{} values in {encoding}", values.kind())),
     }
+    Ok(values)
 }
 
 /// The little-endian `u32` at `at`.

@@ -6,7 +6,7 @@
 use parquet::column::page::PageReader;
 use parquet::schema::types::ColumnDescPtr;
 
-use super::{fallback, ColumnDecoder};
+use super::{reference, ColumnDecoder};
 use crate::error::{Error, Location, Result};
 use crate::values::{ColumnValues, LeafBatch};
 
@@ -35,7 +35,7 @@ pub fn decode_chunk(descr: ColumnDescPtr, pages: Box<dyn PageReader>, max_levels
 /// Decodes all of `pages` with the `parquet` crate's column reader.
 pub fn decode_chunk_with_crate(descr: ColumnDescPtr, pages: Box<dyn PageReader>) -> Result<DecodedChunk> {
     let mut chunk = DecodedChunk::default();
-    let values = fallback::read_all(&descr, pages, &mut chunk.def, &mut chunk.rep)
+    let values = reference::read_all(&descr, pages, &mut chunk.def, &mut chunk.rep)
         .map_err(|e| Error::damaged(Location::column(descr.path().string()), e))?;
     chunk.values = (0..values.len()).map(|i| value_bytes(&values, i)).collect();
     Ok(chunk)

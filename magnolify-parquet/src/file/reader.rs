@@ -139,10 +139,10 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 ///
 /// Damaged or hostile input gives an [`Error`], never a panic: the footer,
 /// every column chunk's range and every page header are checked against the
-/// file before the `parquet` crate acts on them, decoded pages are checked
-/// against counts that would make its decoders over-allocate, and a panic of
-/// the crate on input it does not expect is caught and returned as
-/// [`Error::Damaged`]. What a file can make the reader allocate is bounded by
+/// file before the `parquet` crate reads and decompresses them, the pages
+/// are decoded by this library, which checks every count before it
+/// allocates, and a panic of the crate on input it does not expect is
+/// caught and returned as [`Error::Damaged`]. What a file can make the reader allocate is bounded by
 /// the file's size and two limits of the [`ReaderBuilder`],
 /// [`with_max_page_bytes`](ReaderBuilder::with_max_page_bytes) and
 /// [`with_max_levels`](ReaderBuilder::with_max_levels), whose defaults no sound file reaches.

@@ -906,15 +906,21 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
         "dictionary page: 2147483647 values of 4 bytes, but the page has 4 bytes left",
     );
 
-    // A DELTA_LENGTH_BYTE_ARRAY page whose own header declares 2^40 lengths.
-    let mut t = Thrift::default();
-    t.varint(128);
-    t.varint(4);
-    t.varint(1 << 40);
-    t.varint(0);
-    let lie = page(0, 3, Encoding::DELTA_LENGTH_BYTE_ARRAY, &t.out);
-    let file = crafted("message m { required binary s; }", Compression::UNCOMPRESSED, 3, None, lie);
-    expect_error("delta lengths", file, None, "declares 1099511627776 lengths");
+    // DELTA_LENGTH_BYTE_ARRAY pages of 3 values whose own headers declare
+    // 2^20 lengths, and 2^40 (more than the format's 32 bits).
+    for (count, needle) in [
+        (1u64 << 20, "lengths: the stream declares 1048576 values, but the page holds at most 3"),
+        (1 << 40, "lengths: the value count is a varint longer than 5 bytes"),
+    ] {
+        let mut t = Thrift::default();
+        t.varint(128);
+        t.varint(4);
+        t.varint(count);
+        t.varint(0);
+        let lie = page(0, 3, Encoding::DELTA_LENGTH_BYTE_ARRAY, &t.out);
+        let file = crafted("message m { required binary s; }", Compression::UNCOMPRESSED, 3, None, lie);
+        expect_error("delta lengths", file, None, needle);
+    }
 
     // A record of 2^31 levels in a few bytes (run-length encoded).
     let mut chunk = page(2, 1, Encoding::PLAIN, &plain_i32(&[5]));

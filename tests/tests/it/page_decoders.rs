@@ -94,3 +94,51 @@ fn damaged_fixtures_are_errors_or_agree_with_the_crate() {
     }
     assert!(refused >= 1, "no damaged chunk was refused");
 }
+
+/// The page the `decode_pages` fuzz target found: a DELTA_BYTE_ARRAY page
+/// whose prefix stream has no values and whose suffix stream claims about
+/// 2^46 of them. The `parquet` crate's decoder, which the reader used for
+/// DELTA pages until then, reserved them all (an abort); the library's own
+/// decoder refuses the count before reserving anything.
+#[test]
+fn a_delta_page_claiming_trillions_of_values_is_an_error() {
+    use std::collections::VecDeque;
+
+    use magnolify_parquet::parquet::basic::Encoding;
+    use magnolify_parquet::parquet::column::page::{Page, PageMetadata, PageReader};
+    use magnolify_parquet::parquet::schema::parser::parse_message_type;
+    use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
+
+    struct Pages(VecDeque<Page>);
+    impl PageReader for Pages {
+        fn get_next_page(&mut self) -> parquet::errors::Result<Option<Page>> {
+            Ok(self.0.pop_front())
+        }
+        fn peek_next_page(&mut self) -> parquet::errors::Result<Option<PageMetadata>> {
+            Ok(None)
+        }
+        fn skip_next_page(&mut self) -> parquet::errors::Result<()> {
+            Ok(())
+        }
+    }
+    impl Iterator for Pages {
+        type Item = parquet::errors::Result<Page>;
+        fn next(&mut self) -> Option<Self::Item> {
+            self.get_next_page().transpose()
+        }
+    }
+
+    let schema = parse_message_type("message m { required fixed_len_byte_array(3) v; }").unwrap();
+    let descr = SchemaDescriptor::new(std::sync::Arc::new(schema)).column(0);
+    let buf = [0u8, 32, 0, 71, 0, 1, 206, 206, 206, 206, 206, 206, 0, 0, 0, 0, 0, 0, 0, 26];
+    let page = Page::DataPage {
+        buf: Bytes::copy_from_slice(&buf),
+        num_values: 2062,
+        encoding: Encoding::DELTA_BYTE_ARRAY,
+        def_level_encoding: Encoding::RLE,
+        rep_level_encoding: Encoding::RLE,
+        statistics: None,
+    };
+    let error = decode_chunk(descr, Box::new(Pages(VecDeque::from([page]))), MAX_LEVELS).unwrap_err().to_string();
+    assert!(error.contains("prefix lengths") && error.contains("page 0"), "{error}");
+}
