@@ -12,6 +12,15 @@ python3 "$here/divan_medians.py" < "${1:-/dev/stdin}" > "$medians"
 python3 "$here/bench_ratios.py" "$medians" \
   'seed/write_avro:seed/write_derive>=3' \
   'seed/read_avro:seed/read_derive>=5' \
+  'nested/read_derive_file:nested/read_arrow_decode_only<=1.3' \
+  'flat/read_derive_file:flat/read_arrow_decode_only<=1.3' \
+  'nested/write_derive_file:nested/write_arrow_encode_only<=1.0' \
+  'flat/write_derive_file:flat/write_arrow_encode_only<=1.0' \
+  'nested/read_row_api:nested/read_derive>=5' \
+  'flat/read_row_api:flat/read_derive>=5' \
+  'flat/read_parquet_derive:flat/read_derive_file_required>=1.2' \
+  'file/write_derive:file/write_derive_threads2>=1.6' \
+  'file/read_derive:file/read_derive_threads2>=1.6' \
   'nested/write_avro:nested/write_derive>=2' \
   'nested/read_avro:nested/read_derive>=3' \
   'nested/write_derive:nested/write_columnar<=1.3' \
@@ -19,12 +28,9 @@ python3 "$here/bench_ratios.py" "$medians" \
   'flat/write_derive:flat/write_columnar<=1.3' \
   'flat/read_derive:flat/read_columnar<=1.3' \
   'flat/write_parquet_derive:flat/write_derive_file>=1' \
-  'flat/read_parquet_derive:flat/read_derive_file_required>=1' \
   'flat/write_arrow:flat/write_derive_file>=1' \
   'flat/read_arrow:flat/read_derive_file>=1' \
   'nested/write_arrow:nested/write_derive_file>=1' \
   'nested/read_arrow:nested/read_derive_file>=1' \
   'file/write_arrow:file/write_derive>=1' \
-  'file/read_arrow:file/read_derive>=1' \
-  'nested/read_row_api:nested/read_derive_file>=10' \
-  'flat/read_row_api:flat/read_derive_file>=10'
+  'file/read_arrow:file/read_derive>=1'

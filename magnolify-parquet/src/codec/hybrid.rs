@@ -191,7 +191,31 @@ pub(crate) struct HybridEncoder {
 impl HybridEncoder {
     /// An encoder of values `width` bits wide.
     pub(crate) fn new(width: u8) -> Self {
-        HybridEncoder { width, out: Vec::new(), pending: Vec::with_capacity(8), repeat: None, packed: None }
+        Self::appending(width, Vec::new())
+    }
+
+    /// An encoder of values `width` bits wide whose stream follows the
+    /// bytes already in `out` ([`finish`](Self::finish) returns them all).
+    pub(crate) fn appending(width: u8, out: Vec<u8>) -> Self {
+        HybridEncoder { width, out, pending: Vec::with_capacity(8), repeat: None, packed: None }
+    }
+
+    /// Appends each of `values`: the same stream as [`put`](Self::put) on
+    /// each, but eight values that do not start a repeat are packed at once.
+    pub(crate) fn put_slice(&mut self, mut values: &[u32]) {
+        while let Some(&first) = values.first() {
+            if self.pending.is_empty() && self.repeat.is_none() && values.len() >= 8 {
+                let (group, rest) = values.split_at(8);
+                if group.iter().any(|v| *v != first) {
+                    self.pack(group);
+                    values = rest;
+                    continue;
+                }
+            }
+            let run = values.iter().take_while(|v| **v == first).count();
+            self.put_run(first, run);
+            values = &values[run..];
+        }
     }
 
     /// Appends `count` copies of `value`: a long run costs one step, not
@@ -272,6 +296,15 @@ impl HybridEncoder {
     }
 
     fn write_group(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        self.pack(&pending);
+        self.pending = pending;
+        self.pending.clear();
+    }
+
+    /// Writes a group of 8 values bit-packed, extending the open bit-packed
+    /// run (or starting one).
+    fn pack(&mut self, group: &[u32]) {
         let (at, groups) = match self.packed {
             Some((at, groups)) if groups < 63 => (at, groups),
             _ => {
@@ -281,9 +314,11 @@ impl HybridEncoder {
             }
         };
         let width = u32::from(self.width);
+        // 8 values of `width` bits are `width` whole bytes: nothing is left.
+        self.out.reserve(usize::from(self.width));
         let mut acc = 0u64;
         let mut bits = 0u32;
-        for &v in &self.pending {
+        for &v in group {
             acc |= u64::from(v) << bits;
             bits += width;
             while bits >= 8 {
@@ -292,8 +327,6 @@ impl HybridEncoder {
                 bits -= 8;
             }
         }
-        // 8 values of `width` bits are `width` whole bytes: nothing is left.
-        self.pending.clear();
         self.packed = Some((at, groups + 1));
     }
 
@@ -404,5 +437,30 @@ mod tests {
         // only what is there.
         assert!(decode_all(&[0xff, 0x01, 0xff], 1, 9).unwrap_err().contains("values still to read"));
         assert_eq!(decode_all(&[0xff, 0x01, 0xff], 1, 8).unwrap(), [1; 8]);
+    }
+
+    #[test]
+    fn put_slice_writes_the_stream_put_writes() {
+        // Runs of every length around the group size, between distinct values.
+        let mut values = Vec::new();
+        let mut seed = 7u32;
+        for run in [1usize, 3, 7, 8, 9, 15, 16, 17, 1, 1, 2, 40] {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            values.extend(std::iter::repeat_n(seed % 300, run));
+            values.extend((0..run as u32).map(|i| (seed + i) % 300));
+        }
+        for start in 0..9 {
+            let mut one_by_one = HybridEncoder::new(9);
+            let mut sliced = HybridEncoder::new(9);
+            for &v in &values[..start] {
+                one_by_one.put(v);
+                sliced.put(v);
+            }
+            values[start..].iter().for_each(|v| one_by_one.put(*v));
+            sliced.put_slice(&values[start..]);
+            let stream = sliced.finish();
+            assert_eq!(stream, one_by_one.finish(), "after {start} values put one by one");
+            assert_eq!(decode_all(&stream, 9, values.len()).unwrap(), values);
+        }
     }
 }

@@ -88,34 +88,22 @@ impl PageBuilder {
     pub(crate) fn finish(&mut self, layout: Layout<'_>, next: PageValues) -> ParquetResult<CompressedPage> {
         let values = std::mem::replace(&mut self.values, next);
         let encoding = values.encoding();
-        let values = match values {
-            PageValues::Plain(v) => v,
-            PageValues::Bits(mut p) => p.finish(),
-            PageValues::RleBits(e) => with_length(e.finish()),
-            PageValues::Indices(v) => {
-                let width = bit_width(layout.dictionary_len.saturating_sub(1) as u32);
-                let mut e = HybridEncoder::new(width);
-                e.put_all(v.iter().copied());
-                let mut out = vec![width];
-                out.extend_from_slice(&e.finish());
-                out
-            }
-        };
-        let levels = |levels: &[i16], max: i16| {
-            let mut e = HybridEncoder::new(bit_width(max as u32));
-            e.put_all(levels.iter().map(|l| *l as u32));
-            e.finish()
-        };
-        let rep = (layout.max_rep > 0).then(|| levels(&self.rep, layout.max_rep));
-        let def = (layout.max_def > 0).then(|| levels(&self.def, layout.max_def));
         let num_values = self.levels as u32;
+        // Each stream is encoded straight into the buffer that is written:
+        // no stream is copied into the page after it is made.
         let page = match layout.version {
             WriterVersion::PARQUET_1_0 => {
                 let mut buf = Vec::new();
-                for stream in [rep, def].into_iter().flatten() {
-                    buf.extend_from_slice(&with_length(stream));
+                for (levels, max) in [(&self.rep, layout.max_rep), (&self.def, layout.max_def)] {
+                    if max > 0 {
+                        let at = buf.len();
+                        buf.extend_from_slice(&[0; 4]);
+                        buf = encode_levels(buf, levels, max);
+                        let len = (buf.len() - at - 4) as u32;
+                        buf[at..at + 4].copy_from_slice(&len.to_le_bytes());
+                    }
                 }
-                buf.extend_from_slice(&values);
+                buf = encode_values(buf, values, layout.dictionary_len);
                 let uncompressed = buf.len();
                 if let Some(codec) = layout.codec {
                     let mut compressed = Vec::with_capacity(uncompressed / 2);
@@ -133,13 +121,17 @@ impl PageBuilder {
                 CompressedPage::new(page, uncompressed)
             }
             WriterVersion::PARQUET_2_0 => {
-                let rep = rep.unwrap_or_default();
-                let def = def.unwrap_or_default();
-                let mut buf = Vec::with_capacity(rep.len() + def.len() + values.len());
-                buf.extend_from_slice(&rep);
-                buf.extend_from_slice(&def);
-                let uncompressed = buf.len() + values.len();
+                let mut buf = Vec::new();
+                if layout.max_rep > 0 {
+                    buf = encode_levels(buf, &self.rep, layout.max_rep);
+                }
+                let rep_len = buf.len();
+                if layout.max_def > 0 {
+                    buf = encode_levels(buf, &self.def, layout.max_def);
+                }
                 let levels_len = buf.len();
+                let values = encode_values(Vec::new(), values, layout.dictionary_len);
+                let uncompressed = levels_len + values.len();
                 let mut compressed = false;
                 if let Some(codec) = layout.codec {
                     codec.compress(&values, &mut buf)?;
@@ -158,8 +150,8 @@ impl PageBuilder {
                     encoding,
                     num_nulls: self.nulls as u32,
                     num_rows: self.rows as u32,
-                    def_levels_byte_len: def.len() as u32,
-                    rep_levels_byte_len: rep.len() as u32,
+                    def_levels_byte_len: (levels_len - rep_len) as u32,
+                    rep_levels_byte_len: rep_len as u32,
                     is_compressed: compressed,
                     statistics: layout.statistics,
                 };
@@ -175,10 +167,38 @@ impl PageBuilder {
     }
 }
 
-/// A hybrid stream with the 4-byte length prefix of v1 levels and RLE values.
-fn with_length(stream: Vec<u8>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(stream.len() + 4);
-    out.extend_from_slice(&(stream.len() as u32).to_le_bytes());
-    out.extend_from_slice(&stream);
-    out
+/// `out` followed by `levels` in the hybrid encoding.
+fn encode_levels(out: Vec<u8>, levels: &[i16], max: i16) -> Vec<u8> {
+    let mut e = HybridEncoder::appending(bit_width(max as u32), out);
+    e.put_all(levels.iter().map(|l| *l as u32));
+    e.finish()
+}
+
+/// `out` followed by a page's values, encoded; `dictionary_len` sizes the
+/// indices' bit width. PLAIN values after nothing are the buffer itself.
+fn encode_values(mut out: Vec<u8>, values: PageValues, dictionary_len: usize) -> Vec<u8> {
+    match values {
+        PageValues::Plain(v) if out.is_empty() => v,
+        PageValues::Plain(v) => {
+            out.extend_from_slice(&v);
+            out
+        }
+        PageValues::Bits(mut p) => {
+            out.extend_from_slice(&p.finish());
+            out
+        }
+        PageValues::RleBits(e) => {
+            let stream = e.finish();
+            out.extend_from_slice(&(stream.len() as u32).to_le_bytes());
+            out.extend_from_slice(&stream);
+            out
+        }
+        PageValues::Indices(v) => {
+            let width = bit_width(dictionary_len.saturating_sub(1) as u32);
+            out.push(width);
+            let mut e = HybridEncoder::appending(width, out);
+            e.put_slice(&v);
+            e.finish()
+        }
+    }
 }
