@@ -19,6 +19,9 @@ pub fn write<T: OwnedRecord>(
 }
 
 /// Reads every record of `file`.
-pub fn read<T: ParquetRecord + ParquetRead>(file: Bytes, threads: usize) -> magnolify_parquet::Result<Vec<T>> {
+pub fn read<T: ParquetRecord + ParquetRead + Send + 'static>(
+    file: Bytes,
+    threads: usize,
+) -> magnolify_parquet::Result<Vec<T>> {
     ParquetReader::builder(file)?.with_threads(threads).build::<T>()?.collect()
 }

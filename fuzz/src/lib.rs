@@ -54,7 +54,10 @@ pub fn install_panic_hook() {
 
 /// Reads every record of `file` through `converter`, with the fuzzing limits,
 /// to the end or the first error. Returns how many records were read.
-pub fn read_all<C: RecordRead, R: ChunkReader + 'static>(converter: C, file: R) -> usize {
+pub fn read_all<C: RecordRead + Send + Sync + 'static, R: ChunkReader + 'static>(converter: C, file: R) -> usize
+where
+    C::Record: Send + 'static,
+{
     let Ok(builder) = ParquetReader::builder(file) else { return 0 };
     let builder = builder.with_max_page_bytes(MAX_PAGE_BYTES).with_max_levels(MAX_LEVELS).with_batch_size(BATCH);
     let Ok(reader) = builder.build_with(converter) else { return 0 };

@@ -105,9 +105,12 @@ pub trait ParquetRecord: ParquetSchema {
 /// assert_eq!(round_trip(&[Point { x: 1 }])?, [Point { x: 1 }]);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// ```
-pub trait OwnedRecord: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = Self> {}
+///
+/// It is `Send + 'static` too, as a file reader needs of its records:
+/// they may be assembled on threads of the reader's own.
+pub trait OwnedRecord: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = Self> + Send + 'static {}
 
-impl<T> OwnedRecord for T where T: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = T> {}
+impl<T> OwnedRecord for T where T: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = T> + Send + 'static {}
 
 /// The converter of a derived type: zero-sized, everything is in the type.
 pub struct Derived<T>(PhantomData<fn() -> PhantomData<T>>);

@@ -175,6 +175,20 @@ impl ColumnValues {
         }
     }
 
+    /// No values, of the same kind.
+    pub(crate) fn empty_like(&self) -> Self {
+        match self {
+            ColumnValues::Bool(_) => ColumnValues::Bool(Vec::new()),
+            ColumnValues::I32(_) => ColumnValues::I32(Vec::new()),
+            ColumnValues::I64(_) => ColumnValues::I64(Vec::new()),
+            ColumnValues::I96(_) => ColumnValues::I96(Vec::new()),
+            ColumnValues::F32(_) => ColumnValues::F32(Vec::new()),
+            ColumnValues::F64(_) => ColumnValues::F64(Vec::new()),
+            ColumnValues::Bytes(_) => ColumnValues::Bytes(ByteBuffer::default()),
+            ColumnValues::Fixed(_, width) => ColumnValues::Fixed(ByteBuffer::default(), *width),
+        }
+    }
+
     pub(crate) fn len(&self) -> usize {
         match self {
             ColumnValues::Bool(v) => v.len(),

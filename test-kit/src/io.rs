@@ -68,11 +68,15 @@ pub fn read_until_error<T: OwnedRecord, R: ChunkReader + 'static>(
 }
 
 /// [`read_until_error`] through any converter.
-pub fn read_with_until_error<C: RecordRead, R: ChunkReader + 'static>(
+pub fn read_with_until_error<C, R: ChunkReader + 'static>(
     file: R,
     converter: C,
     batch: Option<usize>,
-) -> (Vec<C::Record>, Option<Error>) {
+) -> (Vec<C::Record>, Option<Error>)
+where
+    C: RecordRead + Send + Sync + 'static,
+    C::Record: Send + 'static,
+{
     let builder = match ParquetReader::builder(file) {
         Ok(b) => b,
         Err(e) => return (Vec::new(), Some(e)),

@@ -168,7 +168,7 @@ pub struct ParquetReader<T, R: ChunkReader + 'static, C: RecordRead<Record = T> 
     file: Option<Arc<Path>>,
 }
 
-impl<T: ParquetRecord + ParquetRead, R: ChunkReader + 'static> ParquetReader<T, R> {
+impl<T: ParquetRecord + ParquetRead + Send + 'static, R: ChunkReader + 'static> ParquetReader<T, R> {
     /// Opens `input` and resolves `T` against its schema, with the default
     /// settings; [`builder`](ParquetReader::builder) sets them.
     pub fn new(input: R) -> Result<Self> {
@@ -218,7 +218,10 @@ impl RecordRead for NoRecords {
     }
 }
 
-impl<R: ChunkReader + 'static, C: RecordRead> ParquetReader<C::Record, R, C> {
+impl<R: ChunkReader + 'static, C: RecordRead + Send + Sync + 'static> ParquetReader<C::Record, R, C>
+where
+    C::Record: Send + 'static,
+{
     /// Opens `input` with any converter (the Avro baseline's, for example),
     /// with the default settings; [`ReaderBuilder::build_with`] sets them.
     pub fn with_converter(converter: C, input: R) -> Result<Self> {
@@ -241,7 +244,11 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
         Ok(ParquetReader { inner, file })
     }
 
-    fn with_threads(mut self, threads: usize) -> Result<Self> {
+    fn with_threads(mut self, threads: usize) -> Result<Self>
+    where
+        C: Send + Sync + 'static,
+        T: Send + 'static,
+    {
         self.inner = self.inner.with_threads(threads).map_err(|e| e.in_file(&self.file))?;
         Ok(self)
     }

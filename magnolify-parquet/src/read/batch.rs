@@ -3,7 +3,10 @@
 
 use std::collections::VecDeque;
 
+use super::decode::Decoded;
+use crate::assemble::RecordSource;
 use crate::error::{Error, Result};
+use crate::record::RecordRead;
 
 /// The records of the current batch, and the error that stopped it: a value
 /// that did not fit one record comes after the records before it.
@@ -47,4 +50,42 @@ impl<T> Batch<T> {
             }),
         }
     }
+}
+
+/// Assembles the records of a freshly decoded batch into `out` (its
+/// buffers become the cursors') and checks that they used every triplet,
+/// returning the error that stopped it.
+///
+/// A value that does not fit its field (a null in a required field, a value
+/// out of range) concerns one record: the records assembled before it are
+/// kept, so that nothing sound is lost. Any other error means the columns
+/// may have fallen out of step, and none of the batch's records is kept:
+/// never silently shifted records.
+pub(crate) fn assemble<C: RecordRead>(
+    converter: &C,
+    plan: &C::ReadPlan,
+    source: &mut RecordSource,
+    decoded: &mut Decoded,
+    out: &mut VecDeque<C::Record>,
+) -> Option<Error> {
+    source.start_batch(&mut decoded.leaves, decoded.first_record, decoded.group);
+    let n = decoded.records;
+    let start = out.len();
+    for _ in 0..n {
+        match converter.read(plan, source) {
+            Ok(r) => out.push_back(r),
+            Err(e) => {
+                if !e.is_record_error() {
+                    out.truncate(start);
+                }
+                return Some(e.at_record(source.record).in_row_group(decoded.group));
+            }
+        }
+        source.record += 1;
+    }
+    if let Err(e) = source.check_exhausted() {
+        out.truncate(start);
+        return Some(e.in_row_group(decoded.group));
+    }
+    None
 }

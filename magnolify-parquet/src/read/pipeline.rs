@@ -1,62 +1,204 @@
-//! Decoding on a thread of its own: the [`BatchDecoder`] runs a batch or
-//! two ahead of assembly, which stays on the caller's thread, so that the
-//! two stages overlap. Batches come back in file order through a bounded
-//! channel; their buffers go back to the decoder to be reused.
+//! Reading on several threads. Decoding a column chunk is sequential (each
+//! page follows the last), but once a batch of whole records is decoded,
+//! assembling it needs nothing from any other batch. So each worker takes
+//! the shared [`BatchDecoder`] in turn, decodes the next batch, lets go of
+//! it, and assembles that batch while another worker decodes the next; the
+//! caller's thread only puts the assembled batches back in file order.
+//!
+//! Memory stays bounded: no batch is started more than two per worker
+//! ahead of the one the caller is reading ([`Window`]), so a slow consumer
+//! (or one slow worker) stops the others.
 
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
+use std::collections::{BTreeMap, VecDeque};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
+use super::batch::assemble;
 use super::decode::{BatchDecoder, Decoded};
+use super::record_reader::Resolved;
 use super::RowGroupSource;
+use crate::assemble::RecordSource;
 use crate::error::{Error, Location, Result};
+use crate::record::RecordRead;
 
-/// Batches decoded ahead, at most.
-const AHEAD: usize = 1;
-
-/// The decoding thread, seen from the reader.
-pub(crate) struct DecodeThread {
-    /// Each batch, then `Ok(None)` at the end (or the error that stopped it).
-    decoded: Receiver<Result<Option<Decoded>>>,
-    recycle: Sender<Decoded>,
-    /// Kept so that the thread is not detached silently; it ends when the
-    /// reader drops its channels.
-    _thread: JoinHandle<()>,
+/// What a worker made of batch number `seq` (batches are numbered in file
+/// order, the end counting as one).
+struct Assembled<R> {
+    seq: u64,
+    /// The records, and the error that stopped them (then the reader ends).
+    records: VecDeque<R>,
+    error: Option<Error>,
+    /// The batch after the last: no records, the reader ends.
+    end: bool,
 }
 
-impl DecodeThread {
-    /// Starts decoding with `decoder` on a new thread.
-    pub(crate) fn start<S: RowGroupSource + Send + Sync + 'static>(mut decoder: BatchDecoder<S>) -> Result<Self> {
-        let (send, decoded) = sync_channel::<Result<Option<Decoded>>>(AHEAD);
-        let (recycle, spare) = channel::<Decoded>();
-        let columns = decoder.columns().to_vec();
-        let thread = std::thread::Builder::new()
-            .name("magnolify-parquet decode".to_owned())
-            .spawn(move || loop {
-                let mut batch = spare.try_recv().unwrap_or_else(|_| Decoded::new(&columns));
-                let answer = decoder.next(&mut batch).map(|more| more.then_some(batch));
-                let last = !matches!(answer, Ok(Some(_)));
-                // A failed send means the reader was dropped: nothing more to do.
-                if send.send(answer).is_err() || last {
-                    return;
-                }
-            })
-            .map_err(|e| Error::argument(format!("could not start a decoding thread ({e}); read with 1 thread")))?;
-        Ok(DecodeThread { decoded, recycle, _thread: thread })
-    }
+/// The decoder the workers share, and the number of the next batch it decodes.
+struct Shared<S> {
+    decoder: BatchDecoder<S>,
+    seq: u64,
+    /// Set at the end or at an error: no more batches are started.
+    stopped: bool,
+}
 
-    /// The next batch, `None` after the last.
-    pub(crate) fn next(&mut self) -> Result<Option<Decoded>> {
-        match self.decoded.recv() {
-            Ok(answer) => answer,
-            // The thread always says when it is done: a closed channel means
-            // it panicked, which must not pass for the end of the file.
-            Err(_) => Err(Error::bug(Location::default(), "the decoding thread stopped (a panic)")),
+/// How far ahead of the reader the workers may go.
+struct Window {
+    /// Batches the reader has taken, and whether it is gone.
+    state: Mutex<(u64, bool)>,
+    moved: Condvar,
+    /// Batches started at most ahead of the first one not taken.
+    ahead: u64,
+}
+
+impl Window {
+    /// Waits until batch `seq` may start; `false` if the reader is gone.
+    fn wait_for(&self, seq: u64) -> bool {
+        let Ok(mut state) = self.state.lock() else { return false };
+        while !state.1 && seq >= state.0 + self.ahead {
+            match self.moved.wait(state) {
+                Ok(s) => state = s,
+                Err(_) => return false,
+            }
         }
+        !state.1
     }
 
-    /// Hands a batch's buffers back for reuse.
-    pub(crate) fn recycle(&self, batch: Decoded) {
-        // The thread may have ended: the buffers are then dropped.
-        let _ = self.recycle.send(batch);
+    /// The reader has taken `taken` batches (`closed`: and wants no more).
+    fn advance(&self, taken: u64, closed: bool) {
+        if let Ok(mut state) = self.state.lock() {
+            *state = (taken, closed || state.1);
+        }
+        self.moved.notify_all();
+    }
+}
+
+/// The workers, seen from the reader.
+pub(crate) struct Workers<R> {
+    assembled: Receiver<Assembled<R>>,
+    window: Arc<Window>,
+    /// Batches that came ahead of their turn.
+    early: BTreeMap<u64, Assembled<R>>,
+    next: u64,
+    /// Kept so that the threads are not detached silently; they end when
+    /// the reader drops its channel, or at the end of the file.
+    _threads: Vec<JoinHandle<()>>,
+}
+
+impl<R: Send + 'static> Workers<R> {
+    /// Starts `threads` workers assembling with `resolved` the batches of `decoder`.
+    pub(crate) fn start<C, S>(decoder: BatchDecoder<S>, resolved: Arc<Resolved<C>>, threads: usize) -> Result<Self>
+    where
+        C: RecordRead<Record = R> + Send + Sync + 'static,
+        S: RowGroupSource + Send + Sync + 'static,
+    {
+        let (send, assembled) = sync_channel(threads);
+        let schema = resolved.schema().clone();
+        let columns = decoder.columns().to_vec();
+        let shared = Arc::new(Mutex::new(Shared { decoder, seq: 0, stopped: false }));
+        let window =
+            Arc::new(Window { state: Mutex::new((0, false)), moved: Condvar::new(), ahead: 2 * threads as u64 });
+        let mut handles = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            let (send, shared, resolved, window) = (send.clone(), shared.clone(), resolved.clone(), window.clone());
+            let cursors = RecordSource::new(schema.clone(), &columns);
+            let decoded = Decoded::new(&columns);
+            let handle = std::thread::Builder::new()
+                .name("magnolify-parquet read".to_owned())
+                .spawn(move || work(&shared, &window, &resolved, cursors, decoded, &send))
+                .map_err(|e| Error::argument(format!("could not start a reading thread ({e}); read with 1 thread")))?;
+            handles.push(handle);
+        }
+        Ok(Workers { assembled, window, early: BTreeMap::new(), next: 0, _threads: handles })
+    }
+}
+
+impl<R> Workers<R> {
+    /// The records of the next batch in file order and the error after
+    /// them; `None` after the last batch.
+    pub(crate) fn next(&mut self) -> Option<(VecDeque<R>, Option<Error>)> {
+        let batch = loop {
+            if let Some(batch) = self.early.remove(&self.next) {
+                break batch;
+            }
+            match self.assembled.recv() {
+                Ok(batch) => {
+                    self.early.insert(batch.seq, batch);
+                }
+                // Every worker says when it is done: a closed channel
+                // without the batch means one died without a word.
+                Err(_) => {
+                    return Some((
+                        VecDeque::new(),
+                        Some(Error::bug(Location::default(), "a reading thread stopped without a result")),
+                    ))
+                }
+            }
+        };
+        self.next += 1;
+        self.window.advance(self.next, false);
+        (!batch.end).then_some((batch.records, batch.error))
+    }
+}
+
+impl<R> Drop for Workers<R> {
+    /// Wakes the workers waiting for the reader, so that they end.
+    fn drop(&mut self) {
+        self.window.advance(self.next, true);
+    }
+}
+
+/// One worker: decodes a batch under the lock, assembles it outside,
+/// sends it; until the end, an error, or a reader that hung up.
+fn work<C: RecordRead, S: RowGroupSource>(
+    shared: &Mutex<Shared<S>>,
+    window: &Window,
+    resolved: &Resolved<C>,
+    mut cursors: RecordSource,
+    mut decoded: Decoded,
+    send: &SyncSender<Assembled<C::Record>>,
+) {
+    loop {
+        let (seq, more) = {
+            // A poisoned lock means another worker panicked while decoding:
+            // that worker has reported it.
+            let Ok(mut shared) = shared.lock() else { return };
+            if shared.stopped || !window.wait_for(shared.seq) {
+                return;
+            }
+            let seq = shared.seq;
+            shared.seq += 1;
+            let more = catch_unwind(AssertUnwindSafe(|| shared.decoder.next(&mut decoded)))
+                .unwrap_or_else(|_| Err(Error::bug(Location::default(), "decoding a batch panicked")));
+            shared.stopped = !matches!(more, Ok(true));
+            (seq, more)
+        };
+        let batch = match more {
+            Ok(true) => {
+                let mut records = VecDeque::with_capacity(decoded.records);
+                let error = catch_unwind(AssertUnwindSafe(|| {
+                    let (converter, plan) = resolved.parts();
+                    assemble(converter, plan, &mut cursors, &mut decoded, &mut records)
+                }))
+                .unwrap_or_else(|_| {
+                    records.clear();
+                    Some(Error::bug(Location::default(), "assembling a batch panicked"))
+                });
+                Assembled { seq, records, error, end: false }
+            }
+            Ok(false) => Assembled { seq, records: VecDeque::new(), error: None, end: true },
+            Err(e) => Assembled { seq, records: VecDeque::new(), error: Some(e), end: false },
+        };
+        let last = batch.end || batch.error.is_some();
+        if last {
+            // Later batches may already be decoding; they are not wanted.
+            if let Ok(mut shared) = shared.lock() {
+                shared.stopped = true;
+            }
+        }
+        // A failed send means the reader was dropped: nothing more to do.
+        if send.send(batch).is_err() || last {
+            return;
+        }
     }
 }

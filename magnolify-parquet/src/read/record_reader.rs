@@ -1,14 +1,13 @@
 //! The one record reader: row groups from any [`RowGroupSource`], decoded
 //! in batches of whole records into cursors, assembled by a converter.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use parquet::schema::types::SchemaDescriptor;
 
-use super::batch::Batch;
+use super::batch::{assemble, Batch};
 use super::decode::{BatchDecoder, Decoded};
-use super::pipeline::DecodeThread;
+use super::pipeline::Workers;
 use super::RowGroupSource;
 use crate::assemble::RecordSource;
 use crate::error::{Error, Result};
@@ -70,18 +69,28 @@ impl<C: RecordRead> Resolved<C> {
         &self.columns
     }
 
+    /// The converter and its plan.
+    pub(crate) fn parts(&self) -> (&C, &C::ReadPlan) {
+        (&self.converter, &self.plan)
+    }
+
+    /// The schema the plan was made for.
+    pub(crate) fn schema(&self) -> &Arc<SchemaDescriptor> {
+        &self.schema
+    }
+
     /// Whether this plan was made for `schema` (the same descriptor, or an equal one).
     pub fn fits(&self, schema: &Arc<SchemaDescriptor>) -> bool {
         Arc::ptr_eq(&self.schema, schema) || self.schema.root_schema() == schema.root_schema()
     }
 }
 
-/// Where decoded batches come from.
-enum Decoding<S> {
-    /// On the caller's thread.
-    Inline(BatchDecoder<S>, Decoded),
-    /// On a thread of its own.
-    Thread(DecodeThread),
+/// Where assembled batches come from.
+enum Decoding<S, R> {
+    /// The caller's thread decodes and assembles.
+    Inline(BatchDecoder<S>, Decoded, RecordSource),
+    /// Worker threads do (see [`Workers`]).
+    Threads(Workers<R>),
 }
 
 /// Reads records through converter `C` from the row groups of `S`: an
@@ -89,14 +98,13 @@ enum Decoding<S> {
 /// does not fit its field (a null, a value out of range) is an error at
 /// its own record, after the records before it.
 ///
-/// Batches are decoded on the caller's thread, or with
-/// [`with_threads`](Self::with_threads) on a thread of their own, a batch
-/// ahead of assembly; records come in file order either way.
+/// Batches are decoded and assembled on the caller's thread, or with
+/// [`with_threads`](Self::with_threads) on threads of the reader's own;
+/// records come in file order either way.
 pub struct RecordReader<C: RecordRead, S> {
     resolved: Arc<Resolved<C>>,
     source: Arc<S>,
-    cursors: RecordSource,
-    decoding: Decoding<S>,
+    decoding: Decoding<S, C::Record>,
     batch: Batch<C::Record>,
 }
 
@@ -127,8 +135,7 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         Ok(RecordReader {
             resolved,
             source,
-            cursors,
-            decoding: Decoding::Inline(decoder, decoded),
+            decoding: Decoding::Inline(decoder, decoded, cursors),
             batch: Batch::new(),
         })
     }
@@ -143,17 +150,20 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         &self.resolved
     }
 
-    /// Decodes on `threads` threads: with 2 or more, batches are decoded on
-    /// a thread of the reader's own while the caller's thread assembles the
-    /// previous batch; with 1 (or before the first record, with 0), on the
-    /// caller's thread. Call it before reading.
+    /// Reads on `threads` threads: with 2 or more, that many threads of
+    /// the reader's own take turns decoding the next batch and assemble the
+    /// batches they decoded in parallel, while the caller's thread takes the
+    /// records in file order; with 1 (or 0), everything happens on the
+    /// caller's thread and no thread is started. Call it before reading.
     pub fn with_threads(mut self, threads: usize) -> Result<Self>
     where
+        C: Send + Sync + 'static,
+        C::Record: Send + 'static,
         S: Send + Sync + 'static,
     {
         if threads >= 2 {
-            if let Decoding::Inline(decoder, _) = self.decoding {
-                self.decoding = Decoding::Thread(DecodeThread::start(decoder)?);
+            if let Decoding::Inline(decoder, _, _) = self.decoding {
+                self.decoding = Decoding::Threads(Workers::start(decoder, self.resolved.clone(), threads)?);
             }
         }
         Ok(self)
@@ -161,67 +171,25 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
 
     /// Decodes and assembles the next batch.
     fn load(&mut self) -> Result<()> {
-        let decoded = match &mut self.decoding {
-            Decoding::Inline(decoder, decoded) => {
+        match &mut self.decoding {
+            Decoding::Inline(decoder, decoded, cursors) => {
                 if !decoder.next(decoded)? {
                     self.batch.done = true;
                     return Ok(());
                 }
-                self.cursors.start_batch(&mut decoded.leaves, decoded.first_record, decoded.group);
-                decoded.records
+                let (converter, plan) = self.resolved.parts();
+                self.batch.pending = assemble(converter, plan, cursors, decoded, &mut self.batch.records);
             }
-            Decoding::Thread(thread) => {
-                let Some(mut decoded) = thread.next()? else {
-                    self.batch.done = true;
-                    return Ok(());
-                };
-                self.cursors.start_batch(&mut decoded.leaves, decoded.first_record, decoded.group);
-                let records = decoded.records;
-                thread.recycle(decoded);
-                records
-            }
-        };
-        let group = self.cursors.group;
-        let Resolved { converter, plan, .. } = &*self.resolved;
-        self.batch.pending = assemble_until_error(converter, plan, &mut self.cursors, decoded, &mut self.batch.records)
-            .map(|e| e.in_row_group(group));
+            Decoding::Threads(workers) => match workers.next() {
+                Some((records, error)) => {
+                    self.batch.records = records;
+                    self.batch.pending = error;
+                }
+                None => self.batch.done = true,
+            },
+        }
         Ok(())
     }
-}
-
-/// Assembles `n` records from a freshly decoded batch and checks that they
-/// used every triplet, returning the error that stopped it.
-///
-/// A value that does not fit its field (a null in a required field, a value
-/// out of range) concerns one record: the records assembled before it are
-/// kept, so that nothing sound is lost. Any other error means the columns
-/// may have fallen out of step, and none of the batch's records is kept:
-/// never silently shifted records.
-fn assemble_until_error<C: RecordRead>(
-    converter: &C,
-    plan: &C::ReadPlan,
-    source: &mut RecordSource,
-    n: usize,
-    out: &mut VecDeque<C::Record>,
-) -> Option<Error> {
-    let start = out.len();
-    for _ in 0..n {
-        match converter.read(plan, source) {
-            Ok(r) => out.push_back(r),
-            Err(e) => {
-                if !e.is_record_error() {
-                    out.truncate(start);
-                }
-                return Some(e.at_record(source.record));
-            }
-        }
-        source.record += 1;
-    }
-    if let Err(e) = source.check_exhausted() {
-        out.truncate(start);
-        return Some(e);
-    }
-    None
 }
 
 impl<C: RecordRead, S: RowGroupSource> Iterator for RecordReader<C, S> {

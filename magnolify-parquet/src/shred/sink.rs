@@ -147,6 +147,18 @@ impl LeafBuffer {
         self.rep.clear();
         self.values.clear();
     }
+
+    /// An empty buffer for the same leaf.
+    pub(crate) fn empty_like(&self) -> Self {
+        LeafBuffer {
+            def: Vec::new(),
+            rep: Vec::new(),
+            values: self.values.empty_like(),
+            max_def: self.max_def,
+            max_rep: self.max_rep,
+            path: self.path.clone(),
+        }
+    }
 }
 
 /// The per-leaf buffers that converters shred records into.

@@ -210,7 +210,7 @@ mod tests {
         Ok(bytes::Bytes::from(writer.into_inner()?))
     }
 
-    fn read<T: ParquetRead>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
+    fn read<T: ParquetRead + Send + 'static>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
         ParquetReader::builder(file.clone())?.build_with(one::<T>(opts))?.collect()
     }
 

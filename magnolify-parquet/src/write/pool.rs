@@ -76,13 +76,16 @@ impl EncodePool {
 
     /// Encodes `tasks[w]` on worker `w` while `local` runs on the caller's
     /// thread; returns every task back with its result.
-    pub(crate) fn write(
-        &self,
-        tasks: Vec<Vec<Task>>,
-        local: impl FnOnce() -> Result<()>,
-    ) -> Result<Vec<(Task, ParquetResult<()>)>> {
-        let sent = self.send(tasks.into_iter().map(Job::Write))?;
-        let local = local();
+    /// Sends each worker its tasks and returns at once: the caller's thread
+    /// goes on (encoding its own columns, shredding the next batch) while
+    /// they run. [`collect`](Self::collect) takes the answers of the
+    /// workers returned.
+    pub(crate) fn dispatch(&self, tasks: Vec<Vec<Task>>) -> Result<Vec<usize>> {
+        self.send(tasks.into_iter().map(Job::Write))
+    }
+
+    /// Waits for the answers of the workers `sent` by [`dispatch`](Self::dispatch).
+    pub(crate) fn collect(&self, sent: Vec<usize>) -> Result<Vec<(Task, ParquetResult<()>)>> {
         let mut back = Vec::new();
         for w in sent {
             match self.receive(w)? {
@@ -90,10 +93,9 @@ impl EncodePool {
                 Done::Closed(_) => return Err(worker_confused()),
             }
         }
-        local.map(|()| back)
+        Ok(back)
     }
 
-    /// Closes `encoders[w]` on worker `w` while `local` runs on the caller's thread.
     pub(crate) fn close(
         &self,
         encoders: Vec<Vec<(usize, Box<ChunkEncoder>)>>,

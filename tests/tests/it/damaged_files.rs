@@ -97,7 +97,8 @@ struct Outcome<T> {
 /// this workspace's code.
 fn read_with<C, R>(what: &str, converter: C, file: R, limits: Option<(usize, usize)>) -> Outcome<C::Record>
 where
-    C: RecordRead,
+    C: RecordRead + Send + Sync + 'static,
+    C::Record: Send + 'static,
     R: ChunkReader + 'static,
 {
     track_panics();

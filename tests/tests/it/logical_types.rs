@@ -64,13 +64,17 @@ fn write_file<T: ParquetWrite>(name: &'static str, opts: FieldOptions, values: &
 }
 
 /// Reads field `name` of every record of `file`.
-fn read_file<T: ParquetRead>(name: &'static str, opts: FieldOptions, file: &Bytes) -> Result<Vec<T>, Error> {
+fn read_file<T: ParquetRead + Send + 'static>(
+    name: &'static str,
+    opts: FieldOptions,
+    file: &Bytes,
+) -> Result<Vec<T>, Error> {
     ParquetReader::with_converter(one::<T>(name, opts), file.clone())?.collect()
 }
 
 /// The same values through the page store and through a file, read back
 /// with the same options; both must give `values` exactly.
-fn round_trip<T: ParquetRead + ParquetWrite + PartialEq + std::fmt::Debug>(
+fn round_trip<T: ParquetRead + ParquetWrite + PartialEq + Send + 'static + std::fmt::Debug>(
     name: &'static str,
     opts: FieldOptions,
     values: &[T],
@@ -96,7 +100,11 @@ fn write_error<T: ParquetWrite + std::fmt::Debug>(name: &'static str, opts: Fiel
 }
 
 /// The error of reading `file` as `T`, which must fail.
-fn read_error<T: ParquetRead + std::fmt::Debug>(name: &'static str, opts: FieldOptions, file: &Bytes) -> Error {
+fn read_error<T: ParquetRead + Send + 'static + std::fmt::Debug>(
+    name: &'static str,
+    opts: FieldOptions,
+    file: &Bytes,
+) -> Error {
     match read_file::<T>(name, opts, file) {
         Ok(v) => panic!("reading field {name} should fail, read {v:?}"),
         Err(e) => e,

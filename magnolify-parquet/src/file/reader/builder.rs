@@ -188,19 +188,27 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     }
 
     /// A reader of `T`.
-    pub fn build<T: ParquetRecord + ParquetRead>(self) -> Result<ParquetReader<T, R>> {
+    pub fn build<T: ParquetRecord + ParquetRead + Send + 'static>(self) -> Result<ParquetReader<T, R>> {
         self.build_with(Derived::new())
     }
 
     /// A reader through any converter (the Avro baseline's, for example).
-    pub fn build_with<C: RecordRead>(self, converter: C) -> Result<ParquetReader<C::Record, R, C>> {
+    pub fn build_with<C>(self, converter: C) -> Result<ParquetReader<C::Record, R, C>>
+    where
+        C: RecordRead + Send + Sync + 'static,
+        C::Record: Send + 'static,
+    {
         let resolved = Arc::new(self.resolve_with(converter)?);
         self.build_resolved(resolved)
     }
 
     /// A reader with a plan resolved before (by this builder or a clone of
     /// it, or for a file of the same schema).
-    pub fn build_resolved<C: RecordRead>(self, resolved: Arc<Resolved<C>>) -> Result<ParquetReader<C::Record, R, C>> {
+    pub fn build_resolved<C>(self, resolved: Arc<Resolved<C>>) -> Result<ParquetReader<C::Record, R, C>>
+    where
+        C: RecordRead + Send + Sync + 'static,
+        C::Record: Send + 'static,
+    {
         let ReaderBuilder { input, metadata, row_groups, batch_size, threads, limits, file } = self;
         let reader = ParquetReader::from_parts(input, metadata, limits, resolved, row_groups, batch_size, file)?;
         reader.with_threads(threads)
