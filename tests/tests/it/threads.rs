@@ -283,3 +283,45 @@ fn a_threaded_reader_dropped_early_stops_its_thread() {
         // hang nor leak a thread that keeps decoding.
     }
 }
+
+/// `Trip` with a rider every record must have: the riders `trips` leaves
+/// out (every fifth) cannot be read into it.
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+#[parquet(rename = "Trip")]
+struct TripWithRider {
+    id: u64,
+    rider: String,
+}
+
+#[test]
+fn a_value_that_does_not_fit_stops_every_thread_count_at_its_record() {
+    // Record 0 has no rider: the first answer is the error. After the
+    // first row group, the first record without one is record 400.
+    let records: Vec<Trip> = trips(2_000);
+    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(400), &records).expect("file");
+    let read = |threads, batch| -> Vec<Result<TripWithRider, String>> {
+        let builder = ParquetReader::builder(file.clone()).unwrap().with_row_groups(vec![1, 2]);
+        let reader = builder.with_threads(threads).with_batch_size(batch).build::<TripWithRider>().unwrap();
+        reader.map(|r| r.map_err(|e| e.to_string())).collect()
+    };
+    let one = read(1, 3);
+    assert_eq!(one.len(), 1, "record 400 is the first of row group 1 and has no rider: {one:?}");
+    let error = one[0].clone().unwrap_err();
+    assert!(error.contains("record 400") && error.contains("rider"), "{error}");
+    for (threads, batch) in [(2, 3), (3, 1), (4, 1024)] {
+        assert_eq!(read(threads, batch), one, "{threads} threads, batches of {batch}");
+    }
+    // Without record 0, the records before the first missing rider (the
+    // file's record 4, trip 5) come first, then its error.
+    let file =
+        file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(400), &records[1..]).expect("file");
+    let read = |threads| -> Vec<Result<TripWithRider, String>> {
+        let builder = ParquetReader::builder(file.clone()).unwrap().with_threads(threads).with_batch_size(2);
+        builder.build::<TripWithRider>().unwrap().map(|r| r.map_err(|e| e.to_string())).collect()
+    };
+    let one = read(1);
+    assert_eq!(one.len(), 5, "records 1 to 4 have riders, record 5 (the file's 4th) has none");
+    assert_eq!(one[3].as_ref().unwrap(), &TripWithRider { id: 4, rider: "rider 4".into() });
+    assert!(one[4].as_ref().unwrap_err().contains("record 4"), "{:?}", one[4]);
+    assert_eq!(read(3), one);
+}
