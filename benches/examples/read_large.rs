@@ -19,16 +19,9 @@ use benches::nested::{stream, Nested};
 use benches::SEED;
 use magnolify_parquet::ReaderBuilder;
 
-fn default_path() -> PathBuf {
-    // target/<profile>/examples/read_large → target/write_large.parquet
-    let exe = std::env::current_exe().ok();
-    let target = exe.as_deref().and_then(|p| p.parent()).and_then(|p| p.parent()).and_then(|p| p.parent());
-    target.map_or_else(|| PathBuf::from("write_large.parquet"), |t| t.join("write_large.parquet"))
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().map_or_else(default_path, PathBuf::from);
+    let path = args.next().map_or_else(benches::large_file_path, PathBuf::from);
     let builder = ReaderBuilder::open(&path)?;
     let builder = match args.next() {
         Some(n) => builder.with_threads(n.parse()?),

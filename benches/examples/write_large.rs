@@ -20,16 +20,9 @@ use magnolify_parquet::ParquetWriter;
 
 const DEFAULT_RECORDS: u64 = 10_000_000;
 
-fn default_path() -> PathBuf {
-    // target/<profile>/examples/write_large → target/write_large.parquet
-    let exe = std::env::current_exe().ok();
-    let target = exe.as_deref().and_then(|p| p.parent()).and_then(|p| p.parent()).and_then(|p| p.parent());
-    target.map_or_else(|| PathBuf::from("write_large.parquet"), |t| t.join("write_large.parquet"))
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().map_or_else(default_path, PathBuf::from);
+    let path = args.next().map_or_else(benches::large_file_path, PathBuf::from);
     let records = match args.next() {
         Some(n) => n.parse::<u64>()?,
         None => DEFAULT_RECORDS,

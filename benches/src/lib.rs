@@ -29,3 +29,12 @@ pub const FILE_RUN: usize = 100_000;
 
 #[cfg(test)]
 mod tests;
+
+/// Where `write_large` writes its file and `read_large` reads it by
+/// default: `write_large.parquet` in the target directory (the examples run
+/// from `target/<profile>/examples/`).
+pub fn large_file_path() -> std::path::PathBuf {
+    let exe = std::env::current_exe().ok();
+    let target = exe.as_deref().and_then(|p| p.parent()).and_then(|p| p.parent()).and_then(|p| p.parent());
+    target.map_or_else(|| std::path::PathBuf::from("write_large.parquet"), |t| t.join("write_large.parquet"))
+}

@@ -5,8 +5,32 @@ use parquet::basic::{Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
 use super::resolve::{list_shape, map_shape, FileNode};
+use crate::error::Error;
 use crate::logical::Annotation;
 use crate::options::TimeUnit;
+
+// The mismatch errors live here, beside the suggestion they carry, so that
+// resolution (below) never imports the suggestion (above) back.
+impl FileNode<'_> {
+    /// The error for a type that cannot read this node: `expected` says
+    /// what the type reads; the message adds what the file holds and the
+    /// Rust type that reads it as it is.
+    pub fn mismatch(&self, expected: impl std::fmt::Display) -> Error {
+        self.error(format!("{expected}, but the file has {}; read it into {}", self.describe(), rust_type(self)))
+    }
+
+    /// `error` (a mismatch at this node) with the Rust type that reads the
+    /// node as it is added to its message.
+    pub(crate) fn with_hint(&self, error: Error) -> Error {
+        match error {
+            Error::Mismatch { location, message } => {
+                let message = format!("{message}; read it into {}", rust_type(self));
+                Error::Mismatch { location, message }
+            }
+            other => other,
+        }
+    }
+}
 
 /// The field type (with the attribute it needs, if any) that reads `node`.
 pub(crate) fn rust_type(node: &FileNode<'_>) -> String {

@@ -150,33 +150,10 @@ impl<'a> FileNode<'a> {
         Error::mismatch(self.location(), message)
     }
 
-    /// The error for a type that cannot read this node: `expected` says
-    /// what the type reads; the message adds what the file holds and the
-    /// Rust type that reads it as it is.
-    pub fn mismatch(&self, expected: impl std::fmt::Display) -> Error {
-        self.error(format!(
-            "{expected}, but the file has {}; read it into {}",
-            self.describe(),
-            super::hint::rust_type(self)
-        ))
-    }
-
     /// [`mismatch`](Self::mismatch) without the suggested type: for the
     /// shape checks the suggestion itself runs (`list_shape`, `map_shape`).
     fn unlike(&self, expected: impl std::fmt::Display) -> Error {
         self.error(format!("{expected}, but the file has {}", self.describe()))
-    }
-
-    /// `error` (a mismatch at this node) with the Rust type that reads the
-    /// node as it is added to its message.
-    pub(crate) fn with_hint(&self, error: Error) -> Error {
-        match error {
-            Error::Mismatch { location, message } => {
-                let message = format!("{message}; read it into {}", super::hint::rust_type(self));
-                Error::Mismatch { location, message }
-            }
-            other => other,
-        }
     }
 
     /// Short description of the node for messages, in the schema text's

@@ -7,9 +7,11 @@ pub(crate) mod batch;
 mod decode;
 mod pipeline;
 mod record_reader;
+mod resolved;
 mod row_groups;
 
-pub use record_reader::{RecordReader, Resolved, DEFAULT_BATCH_SIZE};
+pub use record_reader::{RecordReader, DEFAULT_BATCH_SIZE};
+pub use resolved::Resolved;
 
 /// Threads a reader or writer uses unless told otherwise: the machine's
 /// available parallelism.

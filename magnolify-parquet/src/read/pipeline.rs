@@ -17,7 +17,7 @@ use std::thread::JoinHandle;
 
 use super::batch::assemble;
 use super::decode::{BatchDecoder, Decoded};
-use super::record_reader::Resolved;
+use super::resolved::Resolved;
 use super::RowGroupSource;
 use crate::assemble::RecordSource;
 use crate::error::{Error, Location, Result};
