@@ -242,6 +242,24 @@ impl From<parquet::errors::ParquetError> for Error {
     }
 }
 
+/// The location of an error (by reference or mutably, as `$error` is
+/// given), `None` for the kinds that have none: one list of kinds for both.
+macro_rules! located {
+    ($error:expr) => {
+        match $error {
+            Error::Damaged { location, .. }
+            | Error::Mismatch { location, .. }
+            | Error::Null { location, .. }
+            | Error::Value { location, .. }
+            | Error::Schema { location, .. }
+            | Error::Bug { location, .. }
+            | Error::Parquet { location, .. }
+            | Error::Io { location, .. } => Some(location),
+            Error::Argument { .. } | Error::WriterState { .. } => None,
+        }
+    };
+}
+
 impl Error {
     /// An [`Error::Argument`].
     pub fn argument(message: impl Into<String>) -> Self {
@@ -278,31 +296,11 @@ impl Error {
     /// Where the error happened; `None` for [`Error::Argument`] and
     /// [`Error::WriterState`], which concern the call itself.
     pub fn location(&self) -> Option<&Location> {
-        match self {
-            Error::Damaged { location, .. }
-            | Error::Mismatch { location, .. }
-            | Error::Null { location, .. }
-            | Error::Value { location, .. }
-            | Error::Schema { location, .. }
-            | Error::Bug { location, .. }
-            | Error::Parquet { location, .. }
-            | Error::Io { location, .. } => Some(location),
-            Error::Argument { .. } | Error::WriterState { .. } => None,
-        }
+        located!(self)
     }
 
     fn location_mut(&mut self) -> Option<&mut Location> {
-        match self {
-            Error::Damaged { location, .. }
-            | Error::Mismatch { location, .. }
-            | Error::Null { location, .. }
-            | Error::Value { location, .. }
-            | Error::Schema { location, .. }
-            | Error::Bug { location, .. }
-            | Error::Parquet { location, .. }
-            | Error::Io { location, .. } => Some(location),
-            Error::Argument { .. } | Error::WriterState { .. } => None,
-        }
+        located!(self)
     }
 
     /// The dotted column path the error names, if any.

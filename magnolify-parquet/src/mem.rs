@@ -135,14 +135,7 @@ struct MemPageWriter {
 
 impl PageWriter for MemPageWriter {
     fn write_page(&mut self, page: CompressedPage) -> ParquetResult<PageWriteSpec> {
-        let mut spec = PageWriteSpec::new();
-        spec.page_type = page.page_type();
-        spec.uncompressed_size = page.uncompressed_size();
-        spec.compressed_size = page.compressed_size();
-        spec.num_values = page.num_values();
-        spec.offset = self.offset;
-        spec.bytes_written = page.compressed_size() as u64;
-        self.offset += spec.bytes_written;
+        let spec = crate::write::page_spec(&page, &mut self.offset);
         self.pages.lock().unwrap_or_else(PoisonError::into_inner).push(page.compressed_page().clone());
         Ok(spec)
     }

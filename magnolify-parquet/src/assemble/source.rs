@@ -33,14 +33,8 @@ macro_rules! take_value {
         #[inline(always)]
         pub fn $name(&mut self, cursor: usize) -> Result<Option<$t>> {
             let c = self.cursor_mut(cursor)?;
-            if c.next_def()? < c.max_def {
-                return Ok(None);
-            }
-            let i = c.val;
-            c.val += 1;
-            let Some((values, i)) = c.batch.locate(i) else {
-                return Err(damaged_cold(&c.path, "fewer values than defined levels"));
-            };
+            let Some(i) = c.next_value_index()? else { return Ok(None) };
+            let (values, i) = c.value(i)?;
             match values {
                 ColumnValues::$variant(v) => match v.get(i) {
                     Some(x) => Ok(Some(x.clone())),
@@ -53,6 +47,27 @@ macro_rules! take_value {
 }
 
 impl LeafCursor {
+    /// Steps to the next triplet: `None` for a null at this level, else the
+    /// index (in the batch) of its value.
+    #[inline(always)]
+    fn next_value_index(&mut self) -> Result<Option<usize>> {
+        if self.next_def()? < self.max_def {
+            return Ok(None);
+        }
+        let i = self.val;
+        self.val += 1;
+        Ok(Some(i))
+    }
+
+    /// The values holding value `i` of the batch, and its index among them.
+    #[inline(always)]
+    fn value(&self, i: usize) -> Result<(&ColumnValues, usize)> {
+        match self.batch.locate(i) {
+            Some(found) => Ok(found),
+            None => Err(damaged_cold(&self.path, "fewer values than defined levels")),
+        }
+    }
+
     pub(crate) fn new(column: usize, descr: ColumnDescPtr) -> Self {
         let batch = LeafBatch::new(descr.physical_type(), descr.type_length());
         LeafCursor {
@@ -252,14 +267,8 @@ impl RecordSource {
     #[inline]
     pub fn take_byte_slice<R>(&mut self, cursor: usize, f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
         let c = self.cursor_mut(cursor)?;
-        if c.next_def()? < c.max_def {
-            return Ok(None);
-        }
-        let i = c.val;
-        c.val += 1;
-        let Some((values, i)) = c.batch.locate(i) else {
-            return Err(damaged_cold(&c.path, "fewer values than defined levels"));
-        };
+        let Some(i) = c.next_value_index()? else { return Ok(None) };
+        let (values, i) = c.value(i)?;
         let bytes = match values {
             ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.get(i),
             _ => return Err(bug_cold(&c.path, "the converter read bytes from a column that holds none")),
@@ -280,20 +289,14 @@ impl RecordSource {
         f: impl FnOnce(&str) -> R,
     ) -> Result<Option<std::result::Result<R, std::str::Utf8Error>>> {
         let c = self.cursor_mut(cursor)?;
-        if c.next_def()? < c.max_def {
-            return Ok(None);
-        }
-        let i = c.val;
-        c.val += 1;
+        let Some(i) = c.next_value_index()? else { return Ok(None) };
         if c.batch.dictionary.is_none() {
             if let ColumnValues::Bytes(b) = &mut c.batch.values {
                 // Once per batch (a dictionary was checked when decoded).
                 b.check_text();
             }
         }
-        let Some((values, i)) = c.batch.locate(i) else {
-            return Err(damaged_cold(&c.path, "fewer values than defined levels"));
-        };
+        let (values, i) = c.value(i)?;
         let text = match values {
             ColumnValues::Bytes(b) => b.get_str(i),
             _ => return Err(bug_cold(&c.path, "the converter read text from a column that holds none")),

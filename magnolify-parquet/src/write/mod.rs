@@ -10,6 +10,7 @@ mod encode;
 mod pool;
 mod record_writer;
 
+pub(crate) use chunk_sink::page_spec;
 pub use chunk_sink::ChunkSink;
 pub(crate) use columns::ColumnWriters;
 pub use record_writer::{RecordWriter, DEFAULT_WRITE_BATCH};

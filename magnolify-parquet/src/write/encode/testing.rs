@@ -566,14 +566,7 @@ struct KeepPages {
 
 impl PageWriter for KeepPages {
     fn write_page(&mut self, page: CompressedPage) -> parquet::errors::Result<PageWriteSpec> {
-        let mut spec = PageWriteSpec::new();
-        spec.page_type = page.page_type();
-        spec.uncompressed_size = page.uncompressed_size();
-        spec.compressed_size = page.compressed_size();
-        spec.num_values = page.num_values();
-        spec.offset = self.offset;
-        spec.bytes_written = page.compressed_size() as u64;
-        self.offset += spec.bytes_written;
+        let spec = crate::write::page_spec(&page, &mut self.offset);
         let kept = KeptPage {
             kind: page.page_type(),
             encoding: page.encoding(),
