@@ -38,13 +38,15 @@ struct Assembled<R> {
 struct Shared<S> {
     decoder: BatchDecoder<S>,
     seq: u64,
-    /// Set at the end or at an error: no more batches are started.
-    stopped: bool,
 }
 
-/// How far ahead of the reader the workers may go.
+/// How far ahead of the reader the workers may go, and whether they may go
+/// on at all. It has a lock of its own, never held while waiting for the
+/// decoder's: a worker waiting here (holding the decoder) is always woken
+/// by the reader taking a batch or by a stop, which need only this lock.
 struct Window {
-    /// Batches the reader has taken, and whether it is gone.
+    /// Batches the reader has taken, and whether no batch may start any
+    /// more (the end, an error, or a reader that is gone).
     state: Mutex<(u64, bool)>,
     moved: Condvar,
     /// Batches started at most ahead of the first one not taken.
@@ -52,7 +54,7 @@ struct Window {
 }
 
 impl Window {
-    /// Waits until batch `seq` may start; `false` if the reader is gone.
+    /// Waits until batch `seq` may start; `false` once stopped.
     fn wait_for(&self, seq: u64) -> bool {
         let Ok(mut state) = self.state.lock() else { return false };
         while !state.1 && seq >= state.0 + self.ahead {
@@ -64,10 +66,18 @@ impl Window {
         !state.1
     }
 
-    /// The reader has taken `taken` batches (`closed`: and wants no more).
-    fn advance(&self, taken: u64, closed: bool) {
+    /// The reader has taken `taken` batches.
+    fn advance(&self, taken: u64) {
         if let Ok(mut state) = self.state.lock() {
-            *state = (taken, closed || state.1);
+            state.0 = taken;
+        }
+        self.moved.notify_all();
+    }
+
+    /// No batch starts any more; waiting workers give up.
+    fn stop(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.1 = true;
         }
         self.moved.notify_all();
     }
@@ -80,8 +90,8 @@ pub(crate) struct Workers<R> {
     /// Batches that came ahead of their turn.
     early: BTreeMap<u64, Assembled<R>>,
     next: u64,
-    /// Kept so that the threads are not detached silently; they end when
-    /// the reader drops its channel, or at the end of the file.
+    /// Not joined: a worker ends by itself after the last batch, an error,
+    /// or (once the reader is dropped) at its next send or window wait.
     _threads: Vec<JoinHandle<()>>,
 }
 
@@ -95,7 +105,7 @@ impl<R: Send + 'static> Workers<R> {
         let (send, assembled) = sync_channel(threads);
         let schema = resolved.schema().clone();
         let columns = decoder.columns().to_vec();
-        let shared = Arc::new(Mutex::new(Shared { decoder, seq: 0, stopped: false }));
+        let shared = Arc::new(Mutex::new(Shared { decoder, seq: 0 }));
         let window =
             Arc::new(Window { state: Mutex::new((0, false)), moved: Condvar::new(), ahead: 2 * threads as u64 });
         let mut handles = Vec::with_capacity(threads);
@@ -136,7 +146,7 @@ impl<R> Workers<R> {
             }
         };
         self.next += 1;
-        self.window.advance(self.next, false);
+        self.window.advance(self.next);
         (!batch.end).then_some((batch.records, batch.error))
     }
 }
@@ -144,7 +154,7 @@ impl<R> Workers<R> {
 impl<R> Drop for Workers<R> {
     /// Wakes the workers waiting for the reader, so that they end.
     fn drop(&mut self) {
-        self.window.advance(self.next, true);
+        self.window.stop();
     }
 }
 
@@ -163,14 +173,13 @@ fn work<C: RecordRead, S: RowGroupSource>(
             // A poisoned lock means another worker panicked while decoding:
             // that worker has reported it.
             let Ok(mut shared) = shared.lock() else { return };
-            if shared.stopped || !window.wait_for(shared.seq) {
+            if !window.wait_for(shared.seq) {
                 return;
             }
             let seq = shared.seq;
             shared.seq += 1;
             let more = catch_unwind(AssertUnwindSafe(|| shared.decoder.next(&mut decoded)))
                 .unwrap_or_else(|_| Err(Error::bug(Location::default(), "decoding a batch panicked")));
-            shared.stopped = !matches!(more, Ok(true));
             (seq, more)
         };
         let batch = match more {
@@ -191,10 +200,11 @@ fn work<C: RecordRead, S: RowGroupSource>(
         };
         let last = batch.end || batch.error.is_some();
         if last {
-            // Later batches may already be decoding; they are not wanted.
-            if let Ok(mut shared) = shared.lock() {
-                shared.stopped = true;
-            }
+            // Later batches are not wanted (those already decoding are
+            // dropped by the reader). Not through the decoder's lock: a
+            // worker may hold it while it waits for the reader, and the
+            // reader waits for this batch.
+            window.stop();
         }
         // A failed send means the reader was dropped: nothing more to do.
         if send.send(batch).is_err() || last {

@@ -169,8 +169,10 @@ impl LeafBuffer {
 /// then handed to the column writers in batches.
 ///
 /// Every `push_*` returns an error naming the column when the leaf does not
-/// exist or holds another physical type, so a converter bug can never write
-/// misaligned columns.
+/// exist or holds another physical type, and [`check`](Self::check), which
+/// the writers run on every batch, refuses values without a defined level
+/// and levels out of range: a converter bug can never write misaligned
+/// columns.
 ///
 /// ```
 /// use magnolify_parquet::{convert::{ColumnSink, WriteAt}, schema::message};
@@ -383,18 +385,40 @@ impl ColumnSink {
         self.leaves.iter().map(|l| l.values.raw_bytes() + 2 * (l.def.len() + l.rep.len())).sum()
     }
 
-    /// Checks that each leaf holds consistent triplets: as many values as
-    /// levels at the maximum definition level, and one record start per record.
+    /// Checks that each leaf holds consistent triplets: levels within the
+    /// column's maxima, as many values as levels at the maximum definition
+    /// level, and one record start per record. The writers run it on every
+    /// batch before encoding: a converter that pushed a value for a null (or
+    /// a level out of range) gets an error naming the column, never columns
+    /// shifted against each other.
     pub fn check(&self) -> Result<()> {
         for l in &self.leaves {
-            let values = if l.max_def > 0 { l.def.iter().filter(|d| **d == l.max_def).count() } else { l.triplets() };
+            let values = match scan_levels(&l.def, l.max_def, l.max_def) {
+                _ if l.max_def == 0 => l.triplets(),
+                Ok(count) => count,
+                Err(d) => {
+                    return Err(Error::bug(
+                        Location::column(&l.path),
+                        format!("the converter wrote definition level {d} outside 0..={}", l.max_def),
+                    ))
+                }
+            };
             if values != l.values.len() {
                 return Err(Error::bug(
                     Location::column(&l.path),
                     format!("{} values buffered for {values} defined triplets", l.values.len()),
                 ));
             }
-            let starts = if l.max_rep > 0 { l.rep.iter().filter(|r| **r == 0).count() } else { l.triplets() };
+            let starts = match scan_levels(&l.rep, l.max_rep, 0) {
+                _ if l.max_rep == 0 => l.triplets(),
+                Ok(count) => count,
+                Err(r) => {
+                    return Err(Error::bug(
+                        Location::column(&l.path),
+                        format!("the converter wrote repetition level {r} outside 0..={}", l.max_rep),
+                    ))
+                }
+            };
             if starts != self.records {
                 return Err(Error::bug(
                     Location::column(&l.path),
@@ -404,6 +428,19 @@ impl ColumnSink {
         }
         Ok(())
     }
+}
+
+/// In one pass: how many of `levels` equal `counted`, or the first level
+/// outside `0..=max`.
+fn scan_levels(levels: &[i16], max: i16, counted: i16) -> std::result::Result<usize, i16> {
+    let mut count = 0;
+    for &level in levels {
+        if !(0..=max).contains(&level) {
+            return Err(level);
+        }
+        count += usize::from(level == counted);
+    }
+    Ok(count)
 }
 
 // Error construction stays out of line: the push functions are inlined into

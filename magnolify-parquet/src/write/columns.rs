@@ -69,9 +69,9 @@ impl ColumnWriters {
         if sink.records == 0 {
             return Ok(());
         }
-        for leaf in &sink.leaves {
-            check_levels(leaf)?;
-        }
+        // The encoders trust the triplets (an out-of-range level or a value
+        // without its level would make a shifted or unreadable file).
+        sink.check()?;
         match pool {
             None => {
                 for (i, leaf) in sink.leaves.iter_mut().enumerate() {
@@ -214,24 +214,6 @@ fn write_local(column: &mut Column, leaf: &mut LeafBuffer, path: &str) -> Result
         Column::Away => Err(ParquetError::General("the column is on a thread".into())),
     };
     written.map_err(|e| Error::parquet(Location::column(path), e))
-}
-
-/// The encoders trust levels (an out-of-range one would make a file no
-/// reader accepts): a converter bug must be an error instead.
-fn check_levels(leaf: &LeafBuffer) -> Result<()> {
-    if let Some(d) = leaf.def.iter().find(|d| !(0..=leaf.max_def).contains(*d)) {
-        return Err(Error::bug(
-            Location::column(&leaf.path),
-            format!("the converter wrote definition level {d} outside 0..={}", leaf.max_def),
-        ));
-    }
-    if let Some(r) = leaf.rep.iter().find(|r| !(0..=leaf.max_rep).contains(*r)) {
-        return Err(Error::bug(
-            Location::column(&leaf.path),
-            format!("the converter wrote repetition level {r} outside 0..={}", leaf.max_rep),
-        ));
-    }
-    Ok(())
 }
 
 /// What a column's batch costs to encode, roughly: its bytes.

@@ -325,3 +325,49 @@ fn a_value_that_does_not_fit_stops_every_thread_count_at_its_record() {
     assert!(one[4].as_ref().unwrap_err().contains("record 4"), "{:?}", one[4]);
     assert_eq!(read(3), one);
 }
+
+/// An id that reads back slowly, and not at all for id 3: the record
+/// error is found while the other worker has run ahead of the reader.
+mod slow_at_three {
+    pub type Repr = u64;
+
+    pub fn to_parquet(value: &u64) -> Result<u64, std::convert::Infallible> {
+        Ok(*value)
+    }
+
+    pub fn from_parquet(repr: u64) -> Result<u64, String> {
+        if repr == 3 {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            return Err("id 3 is refused".to_owned());
+        }
+        Ok(repr)
+    }
+}
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+#[parquet(rename = "Trip")]
+struct SlowTrip {
+    #[parquet(with = "slow_at_three")]
+    id: u64,
+}
+
+#[test]
+fn a_record_error_found_late_does_not_hang_a_reader_whose_workers_ran_ahead() {
+    // Batches of one record: while one worker sleeps on record 3, the other
+    // assembles records 4 to 7 and then waits, holding the decoder, for the
+    // reader to take a batch; the reader waits for record 3. Stopping the
+    // others must not need the decoder (it once did: this read hung).
+    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder(), &trips(50)).expect("file");
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let reader = ParquetReader::builder(file).unwrap().with_threads(2).with_batch_size(1);
+        let answers: Vec<Result<SlowTrip, String>> =
+            reader.build().unwrap().map(|r| r.map_err(|e| e.to_string())).collect();
+        let _ = done.send(answers);
+    });
+    let answers = finished.recv_timeout(std::time::Duration::from_secs(60)).expect("the reader ends");
+    let ids: Vec<u64> = answers[..3].iter().map(|r| r.as_ref().unwrap().id).collect();
+    assert_eq!(ids, [0, 1, 2]);
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert!(answers[3].as_ref().unwrap_err().contains("id 3 is refused"), "{:?}", answers[3]);
+}

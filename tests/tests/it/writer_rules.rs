@@ -118,6 +118,50 @@ impl RecordWrite for LevelBug {
     }
 }
 
+/// Like [`LevelBug`], but record `bad` pushes a value together with a null
+/// level (definition 0) into the optional column: a value without its level.
+struct ValueForNull {
+    bad: u32,
+}
+
+impl RecordSchema for ValueForNull {
+    fn schema(&self) -> magnolify_parquet::Result<TypePtr> {
+        LevelBug { bad: self.bad }.schema()
+    }
+}
+
+impl RecordWrite for ValueForNull {
+    type Record<'a> = u32;
+    fn write(&self, record: &u32, sink: &mut ColumnSink) -> magnolify_parquet::Result<()> {
+        sink.push_i32(WriteAt::ROOT, *record as i32)?;
+        let b = WriteAt::ROOT.skip_leaves(1);
+        let b = if *record == self.bad { b } else { b.defined() };
+        sink.push_i32(b, *record as i32)
+    }
+}
+
+#[test]
+fn a_value_pushed_for_a_null_is_refused_not_written_one_row_off() {
+    // Before the writers checked the batch's triplets, the extra value was
+    // written and every later value of `b` read back one row early.
+    let mut w = ParquetWriter::with_converter(ValueForNull { bad: 3 }, Vec::new()).expect("writer");
+    let mut outcome = Ok(());
+    for r in 0..10u32 {
+        outcome = outcome.and_then(|()| w.write(&r));
+    }
+    let error = outcome.and_then(|()| w.into_inner().map(drop)).expect_err("the batch has a value without a level");
+    assert!(matches!(error, Error::Bug { .. }), "{error:?}");
+    assert_eq!(error.column(), Some("b"), "{error}");
+    assert!(error.to_string().contains("10 values buffered for 9 defined triplets"), "{error}");
+
+    let mut w = MemPageStore::writer(ValueForNull { bad: 3 }).expect("writer");
+    for r in 0..10u32 {
+        w.write(&r).expect("buffered");
+    }
+    let error = w.finish().expect_err("the store refuses it too");
+    assert!(error.to_string().contains("10 values buffered for 9 defined triplets"), "{error}");
+}
+
 #[test]
 fn the_page_store_writer_breaks_on_an_encoding_error_like_a_file_writer() {
     let mut w = MemPageStore::writer(LevelBug { bad: 500 }).expect("writer");

@@ -105,10 +105,11 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     }
 
     /// Threads that read (default: the machine's available parallelism).
-    /// With 2 or more, batches are decoded on a thread of the reader's own
-    /// while the caller's thread assembles records from the previous batch;
-    /// with 1, both run on the caller's thread and no thread is started.
-    /// Records come in file order either way.
+    /// With 2 or more, that many threads of the reader's own take turns
+    /// decoding the next batch and assemble the batches they decoded in
+    /// parallel, while the caller's thread takes the records in file order;
+    /// with 1, everything runs on the caller's thread and no thread is
+    /// started. Records come in file order either way.
     ///
     /// ```
     /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
