@@ -9,6 +9,7 @@ mod crate_column;
 mod encode;
 mod pool;
 mod record_writer;
+mod settings;
 
 pub(crate) use chunk_sink::page_spec;
 pub use chunk_sink::ChunkSink;

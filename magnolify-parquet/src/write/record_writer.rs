@@ -65,6 +65,7 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
             return Err(Error::argument("the write batch must hold at least 1 record"));
         }
         let schema = Arc::new(SchemaDescriptor::new(converter.schema()?));
+        super::settings::check(&schema, &props)?;
         Ok(RecordWriter {
             shredded: ColumnSink::new(&schema),
             max_rows: props.max_row_group_row_count().unwrap_or(usize::MAX),

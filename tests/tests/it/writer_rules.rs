@@ -11,6 +11,7 @@ use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::TypePtr;
 use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter};
+use test_kit::io::file_with;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 struct Event {
@@ -180,4 +181,89 @@ fn the_page_store_writer_breaks_on_an_encoding_error_like_a_file_writer() {
         other => panic!("expected WriterState with the cause, got {other:?}"),
     }
     assert!(matches!(w.finish(), Err(Error::WriterState { source: Some(_) })));
+}
+
+/// Every leaf type and the settings a writer takes for it.
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Settled {
+    id: i64,
+    small: i32,
+    ratio: f64,
+    name: String,
+    code: [u8; 4],
+    flag: bool,
+}
+
+fn settled(n: i64) -> Vec<Settled> {
+    (0..n)
+        .map(|i| Settled {
+            id: i * 7,
+            small: (i % 100) as i32,
+            ratio: i as f64 / 3.0,
+            name: format!("n{}", i % 13),
+            code: (i as u32).to_le_bytes(),
+            flag: i % 3 == 0,
+        })
+        .collect()
+}
+
+#[test]
+fn settings_the_encoders_cannot_honour_are_refused_when_the_writer_is_made() {
+    use magnolify_parquet::parquet::basic::{BrotliLevel, Compression, Encoding};
+    use magnolify_parquet::parquet::schema::types::ColumnPath;
+    let refused =
+        |builder: magnolify_parquet::WriterBuilder<magnolify_parquet::Derived<Settled>, Settled>| match builder
+            .build(Vec::new())
+        {
+            Ok(_) => panic!("the writer should be refused"),
+            Err(e) => e,
+        };
+    let brotli = ParquetWriter::<Settled, Vec<u8>>::builder().compression(Compression::BROTLI(BrotliLevel::default()));
+    let e = refused(brotli);
+    assert!(matches!(e, Error::Argument { .. }), "{e:?}");
+    assert!(e.to_string().contains("compression BROTLI") && e.to_string().contains("use UNCOMPRESSED"), "{e}");
+    let lzo = ParquetWriter::<Settled, Vec<u8>>::builder().compression(Compression::LZO);
+    assert!(refused(lzo).to_string().contains("compression LZO"));
+    let rle_ints = ParquetWriter::<Settled, Vec<u8>>::builder()
+        .properties(|p| p.set_column_encoding(ColumnPath::from("small"), Encoding::RLE));
+    let e = refused(rle_ints);
+    assert!(e.to_string().contains("column `small`: encoding RLE cannot be written for INT32 values"), "{e}");
+    let bit_packed = ParquetWriter::<Settled, Vec<u8>>::builder()
+        .properties(|p| p.set_column_encoding(ColumnPath::from("name"), Encoding::BIT_PACKED));
+    let e = refused(bit_packed);
+    assert!(e.to_string().contains("column `name`: encoding BIT_PACKED"), "{e}");
+}
+
+#[test]
+fn every_codec_and_encoding_a_writer_takes_reads_back() {
+    use magnolify_parquet::parquet::basic::{Compression, Encoding, GzipLevel, ZstdLevel};
+    use magnolify_parquet::parquet::schema::types::ColumnPath;
+    let rows = settled(3000);
+    let codecs = [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::ZSTD(ZstdLevel::default()),
+        Compression::LZ4_RAW,
+        Compression::LZ4,
+    ];
+    let encodings = [
+        ("id", Encoding::DELTA_BINARY_PACKED),
+        ("small", Encoding::BYTE_STREAM_SPLIT),
+        ("ratio", Encoding::BYTE_STREAM_SPLIT),
+        ("name", Encoding::DELTA_LENGTH_BYTE_ARRAY),
+        ("code", Encoding::DELTA_BYTE_ARRAY),
+        ("flag", Encoding::RLE),
+    ];
+    for codec in codecs {
+        for (column, encoding) in encodings {
+            let builder = ParquetWriter::<Settled, Vec<u8>>::builder().compression(codec).properties(|p| {
+                p.set_dictionary_enabled(false).set_column_encoding(ColumnPath::from(column), encoding)
+            });
+            let file = file_with(builder, &rows).unwrap_or_else(|e| panic!("{codec} {column} {encoding}: {e}"));
+            let back: Vec<Settled> =
+                ParquetReader::builder(file).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap();
+            assert_eq!(back, rows, "{codec}, {column} in {encoding}");
+        }
+    }
 }
