@@ -74,8 +74,6 @@ impl EncodePool {
         self.workers.len()
     }
 
-    /// Encodes `tasks[w]` on worker `w` while `local` runs on the caller's
-    /// thread; returns every task back with its result.
     /// Sends each worker its tasks and returns at once: the caller's thread
     /// goes on (encoding its own columns, shredding the next batch) while
     /// they run. [`collect`](Self::collect) takes the answers of the

@@ -302,23 +302,37 @@ impl ChunkEncoder {
         if self.settings.statistics != EnabledStatistics::None {
             self.page_stats.update(values, range.clone());
         }
-        if let Some(bloom) = &mut self.bloom {
-            bloom.insert(values, range.clone());
-        }
         match (&mut self.page.values, &mut self.dictionary) {
-            (PageValues::Indices(out), Some(dictionary)) => dictionary.intern(values, range, out),
-            (PageValues::Plain(out), _) => plain::encode(values, range, out),
-            (PageValues::Bits(packer), _) => {
-                if let ColumnValues::Bool(v) = values {
-                    packer.extend(&v[range]);
+            (PageValues::Indices(out), Some(dictionary)) => {
+                let known = dictionary.len();
+                dictionary.intern(values, range, out);
+                // The filter holds sets of hashes: each distinct value once
+                // sets the same bits as every occurrence of it.
+                if let Some(bloom) = &mut self.bloom {
+                    bloom.insert(dictionary.entries(), known..dictionary.len());
                 }
             }
-            (PageValues::RleBits(e), _) => {
-                if let ColumnValues::Bool(v) = values {
-                    v[range].iter().for_each(|b| e.put(u32::from(*b)));
+            (page, _) => {
+                if let Some(bloom) = &mut self.bloom {
+                    bloom.insert(values, range.clone());
+                }
+                match page {
+                    PageValues::Plain(out) => plain::encode(values, range, out),
+                    PageValues::Bits(packer) => {
+                        if let ColumnValues::Bool(v) = values {
+                            packer.extend(&v[range]);
+                        }
+                    }
+                    PageValues::RleBits(e) => {
+                        if let ColumnValues::Bool(v) = values {
+                            v[range].iter().for_each(|b| e.put(u32::from(*b)));
+                        }
+                    }
+                    // Indices without a dictionary: not made (the encoder
+                    // switches to PLAIN pages when it gives the dictionary up).
+                    PageValues::Indices(_) => {}
                 }
             }
-            (PageValues::Indices(_), None) => {}
         }
     }
 

@@ -140,16 +140,6 @@ fn check(case: &Case, rng: &mut Rng) {
     let view = |i: &Option<_>| i.as_ref().map(index_view);
     assert_eq!(view(&ours.column_index), view(&theirs.close.column_index), "column index of {what}");
     assert_eq!(meta.encodings_mask(), their_meta.encodings_mask(), "encodings of {what}");
-    if std::env::var_os("CHUNK_DEBUG").is_some() && ours.bloom_filter.is_some() != theirs.close.bloom_filter.is_some() {
-        eprintln!(
-            "ours {:?} {:?}\ntheirs {:?} {:?}\nfor dict {}",
-            meta.page_encoding_stats(),
-            ours.rows_written,
-            their_meta.page_encoding_stats(),
-            theirs.close.rows_written,
-            case.props.bloom_filter_for_dictionary_encoded_chunks()
-        );
-    }
     assert_eq!(
         ours.bloom_filter.as_ref().map(bitset),
         theirs.close.bloom_filter.as_ref().map(bitset),

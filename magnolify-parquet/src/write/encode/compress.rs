@@ -80,7 +80,6 @@ impl Compressor {
 mod tests {
     use parquet::basic::{GzipLevel, ZstdLevel};
     use parquet::column::page::{Page, PageReader};
-    use parquet::file::properties::WriterProperties;
 
     use super::*;
 
@@ -113,7 +112,6 @@ mod tests {
         }
         assert!(Compressor::new(Compression::UNCOMPRESSED).unwrap().is_none());
         assert!(!Compressor::supports(Compression::LZ4));
-        let _ = WriterProperties::default();
     }
 
     /// Serializes `page` into a one-page chunk and reads it back with the

@@ -37,6 +37,11 @@ impl Dictionary {
         self.entries.len()
     }
 
+    /// The entries, in index order.
+    pub(crate) fn entries(&self) -> &ColumnValues {
+        &self.entries
+    }
+
     /// Size of the dictionary page (PLAIN, uncompressed).
     pub(crate) fn encoded_size(&self) -> usize {
         self.encoded
