@@ -84,11 +84,11 @@ fn group(node: &FileNode<'_>, depth: usize) -> (String, Option<String>) {
         Annotation::Map => {
             if let Ok(shape) = map_shape(node) {
                 let key = bare(&shape.key, depth + 1).0;
-                let value = match &shape.value {
-                    Some(v) => element(v, depth),
-                    None => "Option<()>".to_owned(),
+                return match &shape.value {
+                    Some(v) => (format!("HashMap<{key}, {}>", element(v, depth)), None),
+                    // A key-only map reads as the list of its keys.
+                    None => (format!("Vec<{key}>"), None),
                 };
-                return (format!("HashMap<{key}, {value}>"), None);
             }
         }
         _ => {
@@ -136,7 +136,8 @@ fn leaf(ty: &Type, physical: PhysicalType, length: i32) -> (String, Option<Strin
         (Annotation::Timestamp { unit, utc: false }, _) => ("chrono::NaiveDateTime".to_owned(), unit_attribute(unit)),
         (Annotation::Uuid, _) => plain("uuid::Uuid"),
         (Annotation::Float16, _) => plain("half::f16"),
-        (Annotation::Unknown, _) => plain("Option<_> (the column is always null)"),
+        // An always-null column (UNKNOWN) is optional: any `Option` of a
+        // type of its physical kind reads it, as the arms below give.
         (a, P::BYTE_ARRAY) if a.is_text() => plain("String"),
         (_, P::BOOLEAN) => plain("bool"),
         (_, P::INT32) => plain("i32"),
@@ -195,6 +196,8 @@ mod tests {
                 optional group l (LIST) { repeated group list { optional int32 element; } }
                 required group m (MAP) { repeated group key_value { required binary key (STRING); required double value; } }
                 required group s { required int32 x; optional binary y; }
+                optional group k (MAP) { repeated group key_value { required int32 key; } }
+                optional int32 n (UNKNOWN);
             }",
         );
         assert_eq!(
@@ -202,7 +205,9 @@ mod tests {
             [
                 "`Option<Vec<Option<i32>>>`",
                 "`HashMap<String, f64>`",
-                "`S`, where `S` is a #[derive(ParquetType)] struct with fields [x, y]"
+                "`S`, where `S` is a #[derive(ParquetType)] struct with fields [x, y]",
+                "`Option<Vec<i32>>`",
+                "`Option<i32>`",
             ]
         );
     }

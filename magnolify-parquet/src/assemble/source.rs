@@ -133,8 +133,6 @@ impl LeafCursor {
 pub struct RecordSource {
     pub(crate) cursors: Vec<LeafCursor>,
     pub(crate) record: u64,
-    /// The row group of the current batch.
-    pub(crate) group: usize,
     schema: Arc<SchemaDescriptor>,
 }
 
@@ -142,7 +140,7 @@ impl RecordSource {
     /// Cursors over the file columns `columns` of `schema` (index and descriptor).
     pub(crate) fn new(schema: Arc<SchemaDescriptor>, columns: &[(usize, ColumnDescPtr)]) -> Self {
         let cursors = columns.iter().map(|(c, descr)| LeafCursor::new(*c, descr.clone())).collect();
-        RecordSource { cursors, record: 0, group: 0, schema }
+        RecordSource { cursors, record: 0, schema }
     }
 
     #[inline(always)]
@@ -309,13 +307,12 @@ impl RecordSource {
 
     /// Takes `leaves` (one per cursor) as the current batch, giving the
     /// previous batch's buffers back in their place to be reused; `first`
-    /// is the file index of its first record, `group` its row group.
-    pub(crate) fn start_batch(&mut self, leaves: &mut [LeafBatch], first: u64, group: usize) {
+    /// is the file index of its first record.
+    pub(crate) fn start_batch(&mut self, leaves: &mut [LeafBatch], first: u64) {
         for (cursor, leaf) in self.cursors.iter_mut().zip(leaves) {
             cursor.start(leaf);
         }
         self.record = first;
-        self.group = group;
     }
 
     /// After a batch has been assembled: every triplet must have been read.
@@ -323,7 +320,11 @@ impl RecordSource {
         match self.cursors.iter().find(|c| !c.exhausted()) {
             Some(c) => Err(Error::damaged(
                 Location::column(&c.path),
-                format!("{} triplets left over after the records of the batch were assembled", c.len() - c.lvl),
+                format!(
+                    "{} triplets and {} values left over after the records of the batch were assembled",
+                    c.len().saturating_sub(c.lvl),
+                    c.batch.len().saturating_sub(c.val)
+                ),
             )),
             None => Ok(()),
         }

@@ -96,7 +96,13 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
     }
 
     fn num_rows(&self, group: usize) -> Result<u64> {
-        let rows = self.metadata.row_group(group).num_rows();
+        let Some(meta) = self.metadata.row_groups().get(group) else {
+            return Err(Error::argument(format!(
+                "row group {group} requested, the file has {}",
+                self.metadata.num_row_groups()
+            )));
+        };
+        let rows = meta.num_rows();
         u64::try_from(rows).map_err(|_| Error::damaged(Location::row_group(group), format!("{rows} rows")))
     }
 

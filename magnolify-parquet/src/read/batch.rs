@@ -68,7 +68,7 @@ pub(crate) fn assemble<C: RecordRead>(
     decoded: &mut Decoded,
     out: &mut VecDeque<C::Record>,
 ) -> Option<Error> {
-    source.start_batch(&mut decoded.leaves, decoded.first_record, decoded.group);
+    source.start_batch(&mut decoded.leaves, decoded.first_record);
     let n = decoded.records;
     let start = out.len();
     for _ in 0..n {

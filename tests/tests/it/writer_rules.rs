@@ -228,10 +228,13 @@ fn settings_the_encoders_cannot_honour_are_refused_when_the_writer_is_made() {
         .properties(|p| p.set_column_encoding(ColumnPath::from("small"), Encoding::RLE));
     let e = refused(rle_ints);
     assert!(e.to_string().contains("column `small`: encoding RLE cannot be written for INT32 values"), "{e}");
-    let bit_packed = ParquetWriter::<Settled, Vec<u8>>::builder()
-        .properties(|p| p.set_column_encoding(ColumnPath::from("name"), Encoding::BIT_PACKED));
-    let e = refused(bit_packed);
-    assert!(e.to_string().contains("column `name`: encoding BIT_PACKED"), "{e}");
+    let delta_text = ParquetWriter::<Settled, Vec<u8>>::builder()
+        .properties(|p| p.set_column_encoding(ColumnPath::from("name"), Encoding::DELTA_BINARY_PACKED));
+    let e = refused(delta_text);
+    assert!(
+        e.to_string().contains("column `name`: encoding DELTA_BINARY_PACKED cannot be written for BYTE_ARRAY"),
+        "{e}"
+    );
 }
 
 #[test]
