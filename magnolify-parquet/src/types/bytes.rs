@@ -55,7 +55,7 @@ macro_rules! text_schema_write {
         }
 
         impl ParquetWrite for $t {
-            #[inline]
+            #[inline(always)]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
                 sink.push_bytes(at, self.as_bytes())
             }
@@ -119,7 +119,7 @@ macro_rules! binary_schema_write {
         }
 
         impl ParquetWrite for $t {
-            #[inline]
+            #[inline(always)]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
                 sink.push_bytes(at, self)
             }
@@ -163,7 +163,7 @@ impl<const N: usize> ParquetSchema for [u8; N] {
 }
 
 impl<const N: usize> ParquetWrite for [u8; N] {
-    #[inline]
+    #[inline(always)]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_bytes(at, self)
     }

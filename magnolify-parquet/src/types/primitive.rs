@@ -68,7 +68,7 @@ macro_rules! int_field {
         }
 
         impl ParquetWrite for $t {
-            #[inline]
+            #[inline(always)]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
                 // Unsigned values are stored as the bits of the signed type, as the format says.
                 sink.$push(at, *self as $stored)
@@ -143,7 +143,7 @@ impl ParquetSchema for bool {
 }
 
 impl ParquetWrite for bool {
-    #[inline]
+    #[inline(always)]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_bool(at, *self)
     }
@@ -175,7 +175,7 @@ impl ParquetSchema for f32 {
 }
 
 impl ParquetWrite for f32 {
-    #[inline]
+    #[inline(always)]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_f32(at, *self)
     }
@@ -209,7 +209,7 @@ impl ParquetSchema for f64 {
 }
 
 impl ParquetWrite for f64 {
-    #[inline]
+    #[inline(always)]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
         sink.push_f64(at, *self)
     }
