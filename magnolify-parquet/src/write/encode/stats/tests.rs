@@ -202,32 +202,20 @@ fn booleans_order_false_first() {
 
 #[test]
 fn decimals_compare_as_numbers_and_keep_the_first_of_equals() {
-    let values: [&[u8]; 5] = [&[0x00, 0x10], &[0x10], &[0xFF, 0x80], &[0x80], &[0xFF, 0xFF, 0x7F]];
-    let (ours, _) = run(
-        "BYTE_ARRAY DECIMAL(20, 2)",
-        Layout::Required,
-        vec![],
-        vec![],
-        ColumnValues::Bytes(bytes(&values)),
-        pages_of(9),
-    );
-    let chunk = ours.chunk.expect("chunk statistics");
+    // The chunk statistics of required byte values in a column of `spec`.
+    let chunk_of = |spec: &str, values: &[&[u8]]| {
+        let (ours, _) = run(spec, Layout::Required, vec![], vec![], ColumnValues::Bytes(bytes(values)), pages_of(9));
+        ours.chunk.expect("chunk statistics")
+    };
+    let chunk =
+        chunk_of("BYTE_ARRAY DECIMAL(20, 2)", &[&[0x00, 0x10], &[0x10], &[0xFF, 0x80], &[0x80], &[0xFF, 0xFF, 0x7F]]);
     // 16 == 16 keeps the first; -129 is the least.
     assert_eq!(
         (chunk.min_bytes_opt(), chunk.max_bytes_opt()),
         (Some(&[0xFF, 0xFF, 0x7F][..]), Some(&[0x00, 0x10][..]))
     );
     assert!(chunk.is_min_max_backwards_compatible(), "DECIMAL is signed");
-    let values: [&[u8]; 3] = [&[0xFF, 0x80], &[0x80], &[]];
-    let (ours, _) = run(
-        "BYTE_ARRAY legacy DECIMAL",
-        Layout::Required,
-        vec![],
-        vec![],
-        ColumnValues::Bytes(bytes(&values)),
-        pages_of(9),
-    );
-    let chunk = ours.chunk.expect("chunk statistics");
+    let chunk = chunk_of("BYTE_ARRAY legacy DECIMAL", &[&[0xFF, 0x80], &[0x80], &[]]);
     assert_eq!(
         (chunk.min_bytes_opt(), chunk.max_bytes_opt()),
         (Some(&[][..]), Some(&[0xFF, 0x80][..])),
