@@ -13,28 +13,9 @@ use crate::error::Result;
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::shred::{ColumnSink, WriteAt};
-use column::{DecimalConv, DecimalSource, Limits, Storage, MAX_FIXED_LEN};
+use column::{DecimalConv, DecimalSource, Inexact, Limits, Storage, MAX_FIXED_LEN};
 
 const LIMITS: Limits = Limits { name: "bigdecimal::BigDecimal", max_precision: 76, wider: "" };
-
-/// Why a value has no exact form at the field's scale and precision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Inexact {
-    /// More digits than the precision holds.
-    TooManyDigits,
-    /// Nonzero digits below the scale.
-    FractionLost,
-}
-
-impl Inexact {
-    fn describe(self, p: Option<u32>, s: u32) -> String {
-        match (self, p) {
-            (Inexact::TooManyDigits, Some(p)) => format!("does not fit DECIMAL({p}, {s}): too many digits"),
-            (Inexact::TooManyDigits, None) => "has too many digits".to_owned(),
-            (Inexact::FractionLost, _) => format!("has more than {s} fraction digits: converting it would drop some"),
-        }
-    }
-}
 
 fn pow10(k: u64) -> Option<BigInt> {
     Some(BigInt::from(10u8).pow(u32::try_from(k).ok()?))
@@ -109,7 +90,7 @@ impl ParquetWrite for BigDecimal {
         let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf(), e))?;
         let (p, s) = (u32::from(spec.precision), u32::from(spec.scale));
         let (mantissa, exponent) = self.as_bigint_and_exponent();
-        let fail = |e: Inexact| sink.value_error(at.leaf(), format!("{self} {}", e.describe(Some(p), s)));
+        let fail = |e: Inexact| sink.value_error(at.leaf(), format!("{self} {}", e.describe(Some(p), s, &LIMITS)));
         let unscaled = match rescale(&mantissa, i128::from(s) - i128::from(exponent), Some(p)) {
             Ok(v) => v.unwrap_or(mantissa),
             Err(e) => return Err(fail(e)),
@@ -159,7 +140,7 @@ impl ParquetRead for BigDecimal {
         };
         let fail = |src: &RecordSource, v: &BigInt, scale: u32, e: Inexact| {
             let shown = column::show(&v.to_string(), scale);
-            src.value_error(c, format!("{shown} {}", e.describe(conv.precision, conv.scale)))
+            src.value_error(c, format!("{shown} {}", e.describe(conv.precision, conv.scale, &LIMITS)))
         };
         let value = match rescale(&unscaled, i128::from(conv.shift()), conv.precision) {
             Ok(v) => v.unwrap_or(unscaled),

@@ -5,7 +5,6 @@ use parquet::basic::Repetition;
 use parquet::schema::types::Type;
 use rust_decimal::Decimal;
 
-// Shared with the bigdecimal module, which uses it from here when both features are on.
 use super::decimal_column as column;
 
 use super::{LeafPlan, ListElement};
@@ -14,7 +13,7 @@ use crate::error::Result;
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
 use crate::shred::{ColumnSink, WriteAt};
-use column::{DecimalConv, DecimalSource, Limits, Storage, MAX_FIXED_LEN};
+use column::{DecimalConv, DecimalSource, Inexact, Limits, Storage, MAX_FIXED_LEN};
 
 const LIMITS: Limits = Limits {
     name: "rust_decimal::Decimal",
@@ -25,25 +24,6 @@ const LIMITS: Limits = Limits {
 /// 10^k, if an i128 holds it (k ≤ 38).
 fn pow10(k: u64) -> Option<i128> {
     10i128.checked_pow(u32::try_from(k).ok()?)
-}
-
-/// Why a value has no exact form at the field's scale and precision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Inexact {
-    /// More digits than the precision (or an i128) holds.
-    TooManyDigits,
-    /// Nonzero digits below the scale.
-    FractionLost,
-}
-
-impl Inexact {
-    fn describe(self, p: Option<u32>, s: u32) -> String {
-        match (self, p) {
-            (Inexact::TooManyDigits, Some(p)) => format!("does not fit DECIMAL({p}, {s}): too many digits"),
-            (Inexact::TooManyDigits, None) => format!("has more digits than {} holds", LIMITS.name),
-            (Inexact::FractionLost, _) => format!("has more than {s} fraction digits: converting it would drop some"),
-        }
-    }
 }
 
 /// `unscaled` × 10^shift exactly: multiplied up, or divided down only when
@@ -127,7 +107,7 @@ impl ParquetWrite for Decimal {
         let (p, s) = (u32::from(spec.precision), u32::from(spec.scale));
         let shift = i64::from(s) - i64::from(self.scale());
         let unscaled = convert(self.mantissa(), shift, Some(p))
-            .map_err(|e| sink.value_error(at.leaf(), format!("{self} {}", e.describe(Some(p), s))))?;
+            .map_err(|e| sink.value_error(at.leaf(), format!("{self} {}", e.describe(Some(p), s, &LIMITS))))?;
         let overflow = || sink.value_error(at.leaf(), format!("{self} does not fit the DECIMAL({p}, {s}) column"));
         match storage {
             Storage::Int32 => {
@@ -168,8 +148,9 @@ impl ParquetRead for Decimal {
             None => return Err(src.null_error(c)),
         };
         let shown = || column::show(&unscaled.to_string(), conv.file_scale);
-        let value = convert(unscaled, conv.shift(), conv.precision)
-            .map_err(|e| src.value_error(c, format!("{} {}", shown(), e.describe(conv.precision, conv.scale))))?;
+        let value = convert(unscaled, conv.shift(), conv.precision).map_err(|e| {
+            src.value_error(c, format!("{} {}", shown(), e.describe(conv.precision, conv.scale, &LIMITS)))
+        })?;
         Decimal::try_from_i128_with_scale(value, conv.scale)
             .map_err(|_| src.value_error(c, format!("{} has more digits than {} holds", shown(), LIMITS.name)))
     }

@@ -43,6 +43,27 @@ pub(crate) struct Limits {
     pub(crate) wider: &'static str,
 }
 
+/// Why a value has no exact form at the field's scale and precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Inexact {
+    /// More digits than the precision (or the Rust type) holds.
+    TooManyDigits,
+    /// Nonzero digits below the scale.
+    FractionLost,
+}
+
+impl Inexact {
+    /// How a value of the type of `limits` misses DECIMAL(`p`, `s`) (`p`
+    /// unknown: the type's own bound), for the end of a message.
+    pub(crate) fn describe(self, p: Option<u32>, s: u32, limits: &Limits) -> String {
+        match (self, p) {
+            (Inexact::TooManyDigits, Some(p)) => format!("does not fit DECIMAL({p}, {s}): too many digits"),
+            (Inexact::TooManyDigits, None) => format!("has more digits than {} holds", limits.name),
+            (Inexact::FractionLost, _) => format!("has more than {s} fraction digits: converting it would drop some"),
+        }
+    }
+}
+
 /// The shortest FIXED_LEN_BYTE_ARRAY that holds `precision` digits.
 fn fixed_len(precision: u32) -> Option<usize> {
     FIXED_DIGITS.iter().position(|&d| d >= precision).map(|i| i + 1)

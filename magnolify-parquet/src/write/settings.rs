@@ -7,6 +7,7 @@ use parquet::basic::{Compression, Encoding, Type as PhysicalType};
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::SchemaDescriptor;
 
+use super::encode::Compressor;
 use crate::error::{Error, Result};
 
 /// Checks the codec and the explicit encoding of every leaf of `schema`.
@@ -35,17 +36,10 @@ pub(crate) fn check(schema: &SchemaDescriptor, props: &WriterProperties) -> Resu
     Ok(())
 }
 
-/// The codecs the `parquet` crate is built with here (no brotli, no LZO).
+/// The codecs this build writes: this library's own, and framed LZ4 through
+/// the `parquet` crate (built without brotli and LZO).
 fn codec_built_in(codec: Compression) -> bool {
-    matches!(
-        codec,
-        Compression::UNCOMPRESSED
-            | Compression::SNAPPY
-            | Compression::GZIP(_)
-            | Compression::ZSTD(_)
-            | Compression::LZ4_RAW
-            | Compression::LZ4
-    )
+    Compressor::supports(codec) || codec == Compression::LZ4
 }
 
 /// Whether the values of a column of type `physical` can be written in

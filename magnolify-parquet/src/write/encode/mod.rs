@@ -15,3 +15,4 @@ mod stats;
 mod testing;
 
 pub(crate) use chunk::ChunkEncoder;
+pub(crate) use compress::Compressor;
