@@ -59,7 +59,9 @@ pub fn missing_value<T>(missing: Option<T>, name: &str) -> Result<T> {
 /// written: a struct with a field that cannot be read (a borrowed `&str`)
 /// simply has no `ParquetRead` impl, and using it as one is the error, at
 /// the use, naming the field type; a field type with no Parquet form at all
-/// is reported once, as not implementing `ParquetSchema`.
+/// is reported once, at the field's type, by the assertion the derive emits
+/// for each field: the impls take `F: ParquetSchema` as given (a where
+/// clause with a `for<>` binder), so nothing else reports it.
 pub struct Via<'a>(PhantomData<&'a ()>);
 
 /// The write half of field type `T`, reached through [`Via`].
@@ -83,8 +85,9 @@ impl<T: ParquetWrite + ?Sized> WriteField<T> for Via<'_> {
 
 /// The read half of field type `T`, whose read plan is `P`, reached
 /// through [`Via`]. The plan is a parameter, not `T::ReadPlan`, so that
-/// naming this trait asks nothing of `T` (which is how an unsupported field
-/// type stays reported once).
+/// naming this trait asks nothing of `T` (the derive's where clauses name
+/// `<T as ParquetSchema>::ReadPlan` only under the `T: ParquetSchema` its
+/// impls take as given).
 #[diagnostic::on_unimplemented(
     message = "`{T}` cannot be read from Parquet",
     label = "a struct with a field of this type can only be written",

@@ -88,7 +88,7 @@ pub fn attribute_checks(s: &Stored<'_>, halves: &Halves) -> (TokenStream, TokenS
 }
 
 /// `ty` with every lifetime made `'static`.
-fn erase_lifetimes(ty: &Type) -> Type {
+pub(super) fn erase_lifetimes(ty: &Type) -> Type {
     let mut ty = ty.clone();
     syn::visit_mut::visit_type_mut(&mut StaticLifetimes, &mut ty);
     ty

@@ -6,13 +6,22 @@
 //! field type through `Via<'__m>: WriteField<F>` / `ReadField<F>` clauses.
 //! A clause naming an impl parameter may be false without an error where
 //! the impl is written, so a struct with a field that only writes (`&str`)
-//! has no read impl (using it as one is the error, naming the field type),
-//! and a field type with no Parquet form is reported once, by the schema impl.
+//! has no read impl (using it as one is the error, naming the field type).
+//!
+//! Whether a field type has a Parquet form at all is asked once, by one
+//! assertion per field (`form_assertions`), spanned at the field's type.
+//! Every impl takes it as given instead, through a clause
+//! `for<'__s> F: ParquetSchema`: a clause with a binder is not checked where
+//! the impl is written either, so the items that name `F`'s schema (the
+//! read plan, `LEAVES`, the method bodies) add no error of their own, and a
+//! field type with no Parquet form is reported once, at that type, never at
+//! the derive. (The impls of a struct with such a field hold nowhere.)
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::{GenericParam, Generics, Ident, Type, WherePredicate};
 
+use super::attr_checks::erase_lifetimes;
 use super::impls::{Bounds, Impls};
 use super::private;
 use crate::types::uses_params;
@@ -23,6 +32,8 @@ pub struct Halves {
     write: Generics,
     read: Generics,
     record: Generics,
+    /// One statement per field asking that its type have a Parquet form.
+    forms: Vec<TokenStream>,
 }
 
 impl Halves {
@@ -45,29 +56,60 @@ impl Halves {
             })
             .collect();
         let params: Vec<&Ident> = type_params.iter().collect();
+        let rebinds = rebinds_lifetimes(generics);
         let mut schema = generics.clone();
-        let mut record = if rebinds_lifetimes(generics) { generics.clone() } else { with_via_lifetime(generics) };
+        let mut record = if rebinds { generics.clone() } else { with_via_lifetime(generics) };
         let mut write = with_via_lifetime(generics);
         let mut read = with_via_lifetime(generics);
+        let mut forms = Vec::new();
         for (ty, repr, plain, span) in fields {
+            // Spanned at the field's type, as is everything below that names it.
+            let at = quote_spanned!(span=> __mp);
             if plain && uses_params(ty, &params) {
                 // The write and read halves extend the schema half: they need its bounds too.
                 for generics in [&mut schema, &mut write, &mut read] {
                     add(generics, syn::parse_quote!(#ty: #p::ParquetSchema));
                 }
                 add(&mut record, syn::parse_quote!(#ty: #p::ParquetSchema));
+            } else {
+                // Asked once, by the assertion; taken as given by the impls.
+                let assumed = quote_spanned!(span=> for<'__s> #repr: #at::ParquetSchema);
+                for generics in [&mut schema, &mut write, &mut read] {
+                    add(generics, syn::parse_quote!(#assumed));
+                }
+                if !rebinds {
+                    add(&mut record, syn::parse_quote!(#assumed));
+                }
+                // At `'static`, as the attribute checks name it (`attr_checks`),
+                // so that their errors are the same; in a generic context, the
+                // lifetimes would need the bounds the struct implies.
+                let asked = if plain {
+                    let erased = erase_lifetimes(ty);
+                    quote!(#erased)
+                } else {
+                    repr.clone()
+                };
+                forms.push(quote_spanned!(span=> let _ = <#asked as #at::ParquetSchema>::LEAVES;));
             }
-            // Spanned at the field's type: a type with no Parquet form is
-            // reported there, once, as the schema half reports it.
-            let at = quote_spanned!(span=> __mp);
             let write_field = quote_spanned!(span=> #at::Via<'__m>: #at::WriteField<#repr>);
             let read_field =
                 quote_spanned!(span=> #at::Via<'__m>: #at::ReadField<#repr, <#repr as #at::ParquetSchema>::ReadPlan>);
             add(&mut write, syn::parse_quote!(#write_field));
             // The record impl names its writable form: it needs the write
-            // bounds too, unless that form is the struct at other lifetimes
-            // (the bounds would tie it to its own).
-            if !rebinds_lifetimes(generics) {
+            // bounds too. When that form is the struct at other lifetimes,
+            // the bounds name the field type at any lifetimes instead (at
+            // its own, they would tie the form to them).
+            if rebinds {
+                let any = if plain {
+                    let renamed = rename_lifetimes(ty, generics);
+                    quote!(#renamed)
+                } else {
+                    repr.clone()
+                };
+                let binder = renamed_lifetimes(generics);
+                add(&mut record, syn::parse_quote!(for<#(#binder),*> #any: #at::ParquetSchema));
+                add(&mut record, syn::parse_quote!(for<'__v, #(#binder),*> #at::Via<'__v>: #at::WriteField<#any>));
+            } else {
                 add(&mut record, syn::parse_quote!(#write_field));
             }
             add(&mut read, syn::parse_quote!(#read_field));
@@ -77,7 +119,7 @@ impl Halves {
                 add(&mut read, syn::parse_quote!(#ty: #p::Default));
             }
         }
-        Halves { original: generics.clone(), schema, write, read, record }
+        Halves { original: generics.clone(), schema, write, read, record, forms }
     }
 
     /// The impls for the type `ident`, each with its half's generics.
@@ -107,8 +149,38 @@ impl Halves {
     /// a generic context (a free constant cannot name them, and a const
     /// parameter may hide in an array length).
     pub fn is_generic(&self) -> bool {
-        self.original.type_params().next().is_some() || self.original.const_params().next().is_some()
+        has_type_or_const_params(&self.original)
     }
+
+    /// The assertions that each field type (not using a type parameter:
+    /// those are bounded instead) has a Parquet form, the one place where
+    /// one without is reported: a constant, or in a generic context a
+    /// function never called (its body is still type-checked).
+    pub fn form_assertions(&self) -> TokenStream {
+        let forms = &self.forms;
+        if forms.is_empty() {
+            return TokenStream::new();
+        }
+        if self.is_generic() {
+            let (impl_generics, _, where_clause) = self.original.split_for_impl();
+            quote! {
+                #[allow(dead_code)]
+                fn __parquet_forms #impl_generics () #where_clause {
+                    #(#forms)*
+                }
+            }
+        } else {
+            quote! {
+                const _: () = {
+                    #(#forms)*
+                };
+            }
+        }
+    }
+}
+
+fn has_type_or_const_params(generics: &Generics) -> bool {
+    generics.type_params().next().is_some() || generics.const_params().next().is_some()
 }
 
 /// The parameters and where-clause of an impl with `generics`.
@@ -127,6 +199,27 @@ fn with_via_lifetime(generics: &Generics) -> Generics {
     let mut out = generics.clone();
     out.params.insert(0, syn::parse_quote!('__m));
     out
+}
+
+/// The binder of `rename_lifetimes`: `'__b0`, `'__b1`, ... for the
+/// lifetime parameters of `generics`.
+fn renamed_lifetimes(generics: &Generics) -> Vec<syn::Lifetime> {
+    (0..generics.lifetimes().count()).map(|i| syn::Lifetime::new(&format!("'__b{i}"), Span::call_site())).collect()
+}
+
+/// `ty` with the `i`th lifetime parameter of `generics` made `'__b{i}`.
+fn rename_lifetimes(ty: &Type, generics: &Generics) -> Type {
+    struct Rename<'a>(&'a Generics);
+    impl syn::visit_mut::VisitMut for Rename<'_> {
+        fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
+            if let Some(i) = self.0.lifetimes().position(|l| l.lifetime.ident == lifetime.ident) {
+                *lifetime = syn::Lifetime::new(&format!("'__b{i}"), Span::call_site());
+            }
+        }
+    }
+    let mut ty = ty.clone();
+    syn::visit_mut::visit_type_mut(&mut Rename(generics), &mut ty);
+    ty
 }
 
 fn add(generics: &mut Generics, predicate: WherePredicate) {

@@ -33,7 +33,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
     };
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::all)]
+        #[allow(non_upper_case_globals, unused_qualifications, unused_lifetimes, clippy::all)]
         const _: () = {
             use ::magnolify_parquet::__private as __mp;
             #impls

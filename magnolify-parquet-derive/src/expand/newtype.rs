@@ -16,7 +16,7 @@ pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {
     let halves = Halves::new(c.generics, [(inner, quote!(#inner), true, inner.span())], []);
     let impls = halves.impls(c.ident);
     let via = halves.via();
-    // Spanned at the inner type, so that a type without a Parquet form is reported there.
+    // Spanned at the inner type, so that what goes wrong with it is reported there.
     let schema = quote_spanned!(inner.span()=> <#inner as __mp::ParquetSchema>);
     let write = quote_spanned!(inner.span()=> <#via as __mp::WriteField<#inner>>);
     let read = quote_spanned!(inner.span()=> <#via as __mp::ReadField<#inner, _>>);
@@ -48,5 +48,6 @@ pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {
         },
     );
     let list_element = impls.list_element();
-    quote!(#schema_impl #write_impl #read_impl #list_element)
+    let form_assertions = halves.form_assertions();
+    quote!(#form_assertions #schema_impl #write_impl #read_impl #list_element)
 }

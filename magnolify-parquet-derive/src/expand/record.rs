@@ -3,7 +3,7 @@
 //! read) is its own impl; the write and read impls reach their field types
 //! through `Via` where-clauses (see `expand::halves`), so a struct whose
 //! fields only write has no read impl, and an unsupported field type is
-//! reported once.
+//! reported once, at the field's type, by its assertion.
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -23,7 +23,7 @@ pub(super) struct Stored<'a> {
     /// The type the Parquet form comes from: the field's, or `with::Repr`.
     pub(super) repr: TokenStream,
     /// `<repr as ParquetSchema>`, spanned at the field's type (or `with`
-    /// path), so that a type without a Parquet form is reported there.
+    /// path), so that what goes wrong with it is reported there.
     pub(super) schema: TokenStream,
     pub(super) span: Span,
     /// Name of the field's `FieldOptions` constant.
@@ -49,8 +49,7 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
 
     let option_consts = stored.iter().map(|s| options_const(&s.opts, &s.field.attrs, &c.attrs));
     let (free_checks, inline_checks): (Vec<_>, Vec<_>) = stored.iter().map(|s| attribute_checks(s, &halves)).unzip();
-    // Each field's part of the associated items, wholly spanned at the
-    // field, so that a type with no Parquet form is reported there once.
+    // Each field's part of the associated items, wholly spanned at the field.
     let leaves = stored.iter().map(|s| {
         let schema = &s.schema;
         quote_spanned!(s.span=> #schema::LEAVES)
@@ -131,8 +130,11 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     );
     let list_element = impls.list_element();
 
+    let form_assertions = halves.form_assertions();
+
     quote! {
         #(#option_consts)*
+        #form_assertions
         #(#free_checks)*
 
         #schema_impl
@@ -156,8 +158,11 @@ fn stored_fields<'a>(fields: &'a [Field<'a>]) -> Vec<Stored<'a>> {
         .map(|(i, field)| {
             let (repr, span) = match &field.attrs.with {
                 Some(with) => {
+                    // Wholly spanned at the path, so that the type it
+                    // names is reported there.
                     let path = &with.value;
-                    (quote!(#path::Repr), path_span(path))
+                    let span = path_span(path);
+                    (quote_spanned!(span=> #path::Repr), span)
                 }
                 None => {
                     let ty = field.ty;
