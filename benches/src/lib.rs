@@ -12,6 +12,7 @@ pub mod avro;
 pub mod columnar;
 pub mod files;
 pub mod flat;
+mod group;
 pub mod peers;
 
 /// The seed record of magnolify's benchmark (2-level lists), its generators

@@ -9,10 +9,9 @@
 use std::collections::VecDeque;
 
 use libfuzzer_sys::fuzz_target;
-use magnolify_parquet::__decode::decode_chunk;
+use magnolify_parquet::__decode::{decode_chunk, PageQueue};
 use magnolify_parquet::parquet::basic::Encoding;
-use magnolify_parquet::parquet::column::page::{Page, PageMetadata, PageReader};
-use magnolify_parquet::parquet::errors::Result as ParquetResult;
+use magnolify_parquet::parquet::column::page::Page;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
 use magnolify_parquet_fuzz::{install_panic_hook, MAX_LEVELS};
@@ -71,35 +70,6 @@ impl Input<'_> {
     }
 }
 
-struct Pages(VecDeque<Page>);
-
-impl PageReader for Pages {
-    fn get_next_page(&mut self) -> ParquetResult<Option<Page>> {
-        Ok(self.0.pop_front())
-    }
-
-    fn peek_next_page(&mut self) -> ParquetResult<Option<PageMetadata>> {
-        Ok(self.0.front().map(|p| PageMetadata {
-            num_rows: None,
-            num_levels: Some(p.num_values() as usize),
-            is_dict: p.is_dictionary_page(),
-        }))
-    }
-
-    fn skip_next_page(&mut self) -> ParquetResult<()> {
-        self.0.pop_front();
-        Ok(())
-    }
-}
-
-impl Iterator for Pages {
-    type Item = ParquetResult<Page>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.get_next_page().transpose()
-    }
-}
-
 fuzz_target!(|data: &[u8]| {
     install_panic_hook();
     let mut input = Input(data);
@@ -135,5 +105,5 @@ fuzz_target!(|data: &[u8]| {
             }
         });
     }
-    let _ = decode_chunk(descr, Box::new(Pages(pages)), MAX_LEVELS as u64);
+    let _ = decode_chunk(descr, Box::new(PageQueue::new(pages)), MAX_LEVELS as u64);
 });

@@ -17,10 +17,10 @@ use std::sync::Once;
 use apache_avro::types::Value;
 use avro_baseline::{AvroConverter, AvroOptions};
 use bytes::Bytes;
+use magnolify_parquet::convert::RecordRead;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
-use magnolify_parquet::convert::RecordRead;
 use magnolify_parquet::{ListLayout, ParquetReader, ParquetType, ParquetWriter, Result, WriterBuilder};
 
 /// Largest page the fuzzed reader accepts: small, so that no input makes a

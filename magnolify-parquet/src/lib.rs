@@ -86,11 +86,12 @@ pub use parquet;
 #[cfg(feature = "derive")]
 pub use magnolify_parquet_derive::ParquetType;
 
-/// Page decoding on its own, for the differential test and the fuzz
-/// target; not a public API.
+/// Page decoding on its own, for the differential test, the fuzz target and
+/// the benches' floor; not a public API.
 #[doc(hidden)]
 pub mod __decode {
     pub use crate::codec::inspect::{decode_chunk, decode_chunk_with_crate, DecodedChunk};
+    pub use crate::codec::page_queue::PageQueue;
 }
 
 /// What generated code names; not a public API.

@@ -116,7 +116,7 @@ impl RowGroupSource for MemPageStore {
         // The store's pages were written by this library: nothing to distrust.
         let g = self.row_groups.get(group).ok_or_else(|| no_group(group, self.row_groups.len()))?;
         let pages = g.columns.get(column).cloned().unwrap_or_default();
-        Ok(Box::new(PageQueue { pages: pages.into() }))
+        Ok(Box::new(PageQueue::new(pages)))
     }
 }
 

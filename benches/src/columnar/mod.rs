@@ -19,7 +19,8 @@ use parquet::file::properties::WriterPropertiesPtr;
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::SchemaDescriptor;
 
-use pages::{PageCollector, PageReplay, SharedPages};
+use magnolify_parquet::__decode::PageQueue;
+use pages::{PageCollector, SharedPages};
 
 /// Records per `write_batch` / `read_records` call: the library's batch, so
 /// both cut pages at the same places.
@@ -74,7 +75,7 @@ impl ColumnPages {
     /// A typed column reader over leaf `leaf`'s pages.
     pub fn reader<T: DataType>(&self, leaf: usize) -> ColumnReaderImpl<T> {
         let pages = self.columns.get(leaf).map_or(&[][..], Vec::as_slice);
-        ColumnReaderImpl::<T>::new(self.schema.column(leaf), Box::new(PageReplay::new(pages)))
+        ColumnReaderImpl::<T>::new(self.schema.column(leaf), Box::new(PageQueue::new(pages.iter().cloned())))
     }
 }
 

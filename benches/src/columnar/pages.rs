@@ -1,12 +1,12 @@
 //! The floor's own page store: what a hand-written program would put under
 //! the `parquet` crate's column writers and readers to keep pages in memory.
 //! It behaves as `magnolify_parquet::mem` does (uncompressed pages, replayed
-//! in order), so the floor and the library pay for the same page path.
+//! in order by the library's own `PageQueue`), so the floor and the library
+//! pay for the same page path.
 
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use parquet::column::page::{CompressedPage, Page, PageMetadata, PageReader, PageWriteSpec, PageWriter};
+use parquet::column::page::{CompressedPage, Page, PageWriteSpec, PageWriter};
 use parquet::errors::Result;
 
 /// Pages of one column, shared between its writer and whoever collects them.
@@ -46,49 +46,5 @@ impl PageWriter for PageCollector {
 
     fn close(&mut self) -> Result<()> {
         Ok(())
-    }
-}
-
-/// Hands stored pages to a column reader, in order.
-pub struct PageReplay {
-    pages: VecDeque<Page>,
-}
-
-impl PageReplay {
-    /// A reader over (cheap, `Bytes`-backed) clones of `pages`.
-    pub fn new(pages: &[Page]) -> Self {
-        PageReplay { pages: pages.iter().cloned().collect() }
-    }
-}
-
-impl PageReader for PageReplay {
-    fn get_next_page(&mut self) -> Result<Option<Page>> {
-        Ok(self.pages.pop_front())
-    }
-
-    fn peek_next_page(&mut self) -> Result<Option<PageMetadata>> {
-        Ok(self.pages.front().map(|page| match page {
-            Page::DictionaryPage { .. } => PageMetadata { num_rows: None, num_levels: None, is_dict: true },
-            Page::DataPageV2 { num_rows, num_values, .. } => PageMetadata {
-                num_rows: Some(*num_rows as usize),
-                num_levels: Some(*num_values as usize),
-                is_dict: false,
-            },
-            Page::DataPage { num_values, .. } => {
-                PageMetadata { num_rows: None, num_levels: Some(*num_values as usize), is_dict: false }
-            }
-        }))
-    }
-
-    fn skip_next_page(&mut self) -> Result<()> {
-        self.pages.pop_front();
-        Ok(())
-    }
-}
-
-impl Iterator for PageReplay {
-    type Item = Result<Page>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.get_next_page().transpose()
     }
 }

@@ -187,7 +187,7 @@ mod tests {
             rep_level_encoding: Encoding::RLE,
             statistics: None,
         };
-        let pages = super::super::page_queue::PageQueue { pages: [page].into() };
+        let pages = super::super::page_queue::PageQueue::new([page]);
         let mut def = Vec::new();
         super::super::reference::read_all(&descr, Box::new(pages), &mut def, &mut Vec::new()).unwrap();
         assert_eq!(def, [0, 0, 0, 0, 0, 0, 1, 1]);

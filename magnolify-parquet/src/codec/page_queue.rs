@@ -6,9 +6,17 @@ use parquet::column::page::{Page, PageMetadata, PageReader};
 use parquet::errors::Result as ParquetResult;
 
 /// A `PageReader` over pages in memory: a page store's column chunks, or a
-/// single page given to the `parquet` crate's decoders.
-pub(crate) struct PageQueue {
-    pub(crate) pages: VecDeque<Page>,
+/// single page given to the `parquet` crate's decoders (and, through
+/// `__decode`, the benches' floor and the page-decoding tests and fuzz target).
+pub struct PageQueue {
+    pages: VecDeque<Page>,
+}
+
+impl PageQueue {
+    /// A reader handing out `pages` in order.
+    pub fn new(pages: impl IntoIterator<Item = Page>) -> Self {
+        PageQueue { pages: pages.into_iter().collect() }
+    }
 }
 
 impl PageReader for PageQueue {

@@ -148,7 +148,7 @@ pub(super) fn crate_decode(
         is_compressed: false,
         statistics: None,
     };
-    let pages = super::page_queue::PageQueue { pages: [page].into() };
+    let pages = super::page_queue::PageQueue::new([page]);
     super::reference::read_all(&descr, Box::new(pages), &mut Vec::new(), &mut Vec::new())
 }
 

@@ -1,19 +1,19 @@
 //! `bigdecimal::BigDecimal` (feature `bigdecimal`): DECIMAL(precision, scale)
 //! with precision up to 76, Spark's DECIMAL(38, 10) and beyond.
 
+use std::borrow::Cow;
+
 use bigdecimal::BigDecimal;
 use num_bigint::{BigInt, Sign};
-use parquet::basic::Repetition;
-use parquet::schema::types::Type;
 
 use super::decimal_column as column;
-use super::{LeafPlan, ListElement};
-use crate::assemble::{FileNode, RecordSource, Resolver};
+use super::LeafPlan;
+use crate::assemble::RecordSource;
 use crate::error::Result;
-use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
+use crate::field::ParquetWrite;
 use crate::options::FieldOptions;
 use crate::shred::{ColumnSink, WriteAt};
-use column::{DecimalConv, DecimalSource, Inexact, Limits, Storage, MAX_FIXED_LEN};
+use column::{DecimalConv, Inexact, Limits, Unscaled};
 
 const LIMITS: Limits = Limits { name: "bigdecimal::BigDecimal", max_precision: 76, wider: "" };
 
@@ -53,6 +53,7 @@ fn fits(v: &BigInt, precision: u32) -> bool {
     pow10(u64::from(precision)).is_some_and(|bound| v.magnitude() < bound.magnitude())
 }
 
+decimal_schema_read! {
 /// Written as `DECIMAL(P, S)` from the field's
 /// `#[parquet(decimal(precision = P, scale = S))]`, P up to 76, which
 /// writing requires: INT32 for P ≤ 9, INT64 for P ≤ 18, else the shortest
@@ -73,87 +74,61 @@ fn fits(v: &BigInt, precision: u32) -> bool {
 /// let node = bigdecimal::BigDecimal::schema("amount", Repetition::OPTIONAL, &opts).unwrap();
 /// assert_eq!(schema::to_text(&node).trim(), "OPTIONAL FIXED_LEN_BYTE_ARRAY (16) amount (DECIMAL(38,10));");
 /// ```
-impl ParquetSchema for BigDecimal {
-    const LEAVES: usize = 1;
-    type ReadPlan = LeafPlan<DecimalConv>;
-    const ACCEPTS: Accepts = Accepts::DECIMAL;
-    const NEEDS_DECIMAL: bool = true;
+BigDecimal, limits: &LIMITS, read: read_value
+}
 
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        column::decimal_schema(name, repetition, opts, &LIMITS)
+/// Borrowed when the value already has the column's scale: no copy.
+impl Unscaled for Cow<'_, BigInt> {
+    type Bytes = Vec<u8>;
+
+    fn to_i32(&self) -> Option<i32> {
+        i32::try_from(self.as_ref()).ok()
+    }
+
+    fn to_i64(&self) -> Option<i64> {
+        i64::try_from(self.as_ref()).ok()
+    }
+
+    fn be_bytes(&self) -> Vec<u8> {
+        self.to_signed_bytes_be()
     }
 }
 
 impl ParquetWrite for BigDecimal {
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        let spec = column::required_spec(opts, &LIMITS).map_err(|e| sink.value_error(at.leaf(), e))?;
-        let storage = column::storage(&spec).map_err(|e| sink.value_error(at.leaf(), e))?;
-        let (p, s) = (u32::from(spec.precision), u32::from(spec.scale));
-        let (mantissa, exponent) = self.as_bigint_and_exponent();
-        let fail = |e: Inexact| sink.value_error(at.leaf(), format!("{self} {}", e.describe(Some(p), s, &LIMITS)));
-        let unscaled = match rescale(&mantissa, i128::from(s) - i128::from(exponent), Some(p)) {
-            Ok(v) => v.unwrap_or(mantissa),
-            Err(e) => return Err(fail(e)),
-        };
-        if !fits(&unscaled, p) {
-            return Err(fail(Inexact::TooManyDigits));
-        }
-        let overflow = || sink.value_error(at.leaf(), format!("{self} does not fit the DECIMAL({p}, {s}) column"));
-        match storage {
-            Storage::Int32 => {
-                let v = i32::try_from(&unscaled).map_err(|_| overflow())?;
-                sink.push_i32(at, v)
+        column::write_decimal(sink, at, opts, &LIMITS, self, |p, s| {
+            let (mantissa, scale) = self.as_bigint_and_scale();
+            let unscaled = match rescale(&mantissa, i128::from(s) - i128::from(scale), Some(p))? {
+                Some(rescaled) => Cow::Owned(rescaled),
+                None => mantissa,
+            };
+            if fits(&unscaled, p) {
+                Ok(unscaled)
+            } else {
+                Err(Inexact::TooManyDigits)
             }
-            Storage::Int64 => {
-                let v = i64::try_from(&unscaled).map_err(|_| overflow())?;
-                sink.push_i64(at, v)
-            }
-            Storage::Fixed(len) => {
-                let mut buf = [0; MAX_FIXED_LEN];
-                let bytes = column::extend_to(&unscaled.to_signed_bytes_be(), len, &mut buf).ok_or_else(overflow)?;
-                sink.push_bytes(at, bytes)
-            }
-            Storage::Binary => sink.push_bytes(at, &unscaled.to_signed_bytes_be()),
-        }
+        })
     }
 }
 
-impl ParquetRead for BigDecimal {
-    fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
-        column::resolve_decimal(node, opts, resolver, &LIMITS)
+/// Reads one value of a resolved DECIMAL column at the field's scale.
+#[inline]
+fn read_value(plan: &LeafPlan<DecimalConv>, src: &mut RecordSource) -> Result<BigDecimal> {
+    let (c, conv) = (plan.cursor, &plan.conv);
+    let unscaled = column::read_unscaled(plan, src, |b| Ok(BigInt::from_signed_bytes_be(b)))?;
+    let fail = |src: &RecordSource, v: &BigInt, scale: u32, e: Inexact| {
+        let shown = column::show(&v.to_string(), scale);
+        src.value_error(c, format!("{shown} {}", e.describe(conv.precision, conv.scale, &LIMITS)))
+    };
+    let value = match rescale(&unscaled, i128::from(conv.shift()), conv.precision) {
+        Ok(v) => v.unwrap_or(unscaled),
+        Err(e) => return Err(fail(src, &unscaled, conv.file_scale, e)),
+    };
+    if conv.precision.is_some_and(|p| !fits(&value, p)) {
+        return Err(fail(src, &value, conv.scale, Inexact::TooManyDigits));
     }
-
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        let c = plan.cursor;
-        let conv = &plan.conv;
-        let raw = match conv.source {
-            DecimalSource::Int32 => src.take_i32(c)?.map(|v| Some(BigInt::from(v))),
-            DecimalSource::Int64 => src.take_i64(c)?.map(|v| Some(BigInt::from(v))),
-            DecimalSource::Bytes => {
-                src.take_byte_slice(c, |b| (!b.is_empty()).then(|| BigInt::from_signed_bytes_be(b)))?
-            }
-        };
-        let unscaled = match raw {
-            Some(Some(v)) => v,
-            Some(None) => return Err(src.value_error(c, "empty DECIMAL value")),
-            None => return Err(src.null_error(c)),
-        };
-        let fail = |src: &RecordSource, v: &BigInt, scale: u32, e: Inexact| {
-            let shown = column::show(&v.to_string(), scale);
-            src.value_error(c, format!("{shown} {}", e.describe(conv.precision, conv.scale, &LIMITS)))
-        };
-        let value = match rescale(&unscaled, i128::from(conv.shift()), conv.precision) {
-            Ok(v) => v.unwrap_or(unscaled),
-            Err(e) => return Err(fail(src, &unscaled, conv.file_scale, e)),
-        };
-        if conv.precision.is_some_and(|p| !fits(&value, p)) {
-            return Err(fail(src, &value, conv.scale, Inexact::TooManyDigits));
-        }
-        Ok(BigDecimal::new(value, i64::from(conv.scale)))
-    }
+    Ok(BigDecimal::new(value, i64::from(conv.scale)))
 }
-
-impl ListElement for BigDecimal {}
 
 #[cfg(test)]
 mod tests {

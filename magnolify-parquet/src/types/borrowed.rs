@@ -5,67 +5,17 @@
 
 use std::borrow::Cow;
 
-use parquet::basic::Repetition;
-use parquet::schema::types::Type;
-
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
-use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
+use crate::field::{ParquetRead, ParquetSchema};
 use crate::options::FieldOptions;
-use crate::shred::{ColumnSink, WriteAt};
 
-impl<T: ParquetSchema + ?Sized> ParquetSchema for &T {
-    const LEAVES: usize = T::LEAVES;
-    // A reference only writes.
-    type ReadPlan = ();
-    const NULLABLE: bool = T::NULLABLE;
-    const ACCEPTS: Accepts = T::ACCEPTS;
-    const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
-
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        T::schema(name, repetition, opts)
-    }
-
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        T::docs(prefix, out)
-    }
-}
-
-impl<T: ParquetWrite + ?Sized> ParquetWrite for &T {
-    #[inline]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        (**self).write(sink, at, opts)
-    }
-}
-
-impl<B: ParquetSchema + ToOwned + ?Sized> ParquetSchema for Cow<'_, B>
-where
-    B::Owned: ParquetSchema,
-{
-    const LEAVES: usize = B::LEAVES;
-    type ReadPlan = <B::Owned as ParquetSchema>::ReadPlan;
-    const NULLABLE: bool = B::NULLABLE;
-    const ACCEPTS: Accepts = B::ACCEPTS;
-    const NEEDS_DECIMAL: bool = B::NEEDS_DECIMAL;
-
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        B::schema(name, repetition, opts)
-    }
-
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        B::docs(prefix, out)
-    }
-}
-
-impl<B: ParquetWrite + ToOwned + ?Sized> ParquetWrite for Cow<'_, B>
-where
-    B::Owned: ParquetSchema,
-{
-    #[inline]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        (**self).write(sink, at, opts)
-    }
-}
+pointer_schema_write!([T: ParquetSchema + ?Sized] &T => T, plan: ());
+pointer_schema_write!(
+    [B: ParquetSchema + ToOwned + ?Sized] Cow<'_, B> => B,
+    plan: <B::Owned as ParquetSchema>::ReadPlan,
+    where B::Owned: ParquetSchema
+);
 
 /// Reads the owned form: `B::Owned` must read what `B` writes (`String`
 /// for `str`, `Vec<u8>` for `[u8]`, `Vec<T>` for `[T]`, `T` for `T: Clone`).

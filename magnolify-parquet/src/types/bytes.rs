@@ -40,54 +40,6 @@ fn read_text<T>(plan: &LeafPlan<()>, src: &mut RecordSource, f: impl FnOnce(&str
     }
 }
 
-/// The schema and write halves of a text type: a STRING column written from
-/// its UTF-8 bytes. `str` (borrowed records) has only these.
-macro_rules! text_schema_write {
-    ($($t:ty),*) => {$(
-        impl ParquetSchema for $t {
-            const LEAVES: usize = 1;
-            // Unused by `str` and `[u8]`, which only write.
-            type ReadPlan = LeafPlan<()>;
-
-            fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
-                schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, Some(LogicalType::String))
-            }
-        }
-
-        impl ParquetWrite for $t {
-            #[inline(always)]
-            fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
-                sink.push_bytes(at, self.as_bytes())
-            }
-        }
-    )*};
-}
-
-text_schema_write!(str, String, Box<str>, Arc<str>);
-
-macro_rules! text_read {
-    ($t:ty, $from:expr) => {
-        impl ParquetRead for $t {
-            fn resolve(
-                node: &FileNode<'_>,
-                _opts: &FieldOptions,
-                resolver: &mut Resolver<'_>,
-            ) -> Result<Self::ReadPlan> {
-                resolve_text(node, resolver)
-            }
-
-            #[inline]
-            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-                read_text(plan, src, $from)
-            }
-        }
-    };
-}
-
-text_read!(String, str::to_owned);
-text_read!(Box<str>, |s: &str| Box::from(s));
-text_read!(Arc<str>, |s: &str| Arc::from(s));
-
 /// Checks that a column holds bytes: BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY
 /// without a numeric annotation (strings are bytes too).
 fn resolve_binary(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
@@ -104,53 +56,61 @@ fn resolve_binary(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<Le
     }
 }
 
-/// The schema and write halves of a byte string: an unannotated BYTE_ARRAY.
-/// `[u8]` (borrowed records) has only these.
-macro_rules! binary_schema_write {
-    ($($t:ty),*) => {$(
+/// Reads a required byte string and converts it with `f`.
+#[inline]
+fn read_binary<T>(plan: &LeafPlan<()>, src: &mut RecordSource, f: impl FnOnce(&[u8]) -> T) -> Result<T> {
+    src.take_byte_slice(plan.cursor, f)?.ok_or_else(|| src.null_error(plan.cursor))
+}
+
+/// The schema and write halves of byte strings: BYTE_ARRAY columns annotated
+/// `$logical`, written from the bytes `$bytes` gives for `$value`. The
+/// unsized `str` and `[u8]` (borrowed records) have only these.
+macro_rules! byte_string_schema_write {
+    ($logical:expr, |$value:ident| $bytes:expr; $($t:ty),*) => {$(
         impl ParquetSchema for $t {
             const LEAVES: usize = 1;
-            // Unused by `[u8]`, which only writes.
+            // Unused by `str` and `[u8]`, which only write.
             type ReadPlan = LeafPlan<()>;
 
             fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
-                schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, None)
+                schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, $logical)
             }
         }
 
         impl ParquetWrite for $t {
             #[inline(always)]
             fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
-                sink.push_bytes(at, self)
+                let $value = self;
+                sink.push_bytes(at, $bytes)
             }
         }
     )*};
 }
 
-binary_schema_write!([u8], Vec<u8>, bytes::Bytes, Box<[u8]>);
+byte_string_schema_write!(Some(LogicalType::String), |text| text.as_bytes(); str, String, Box<str>, Arc<str>);
+byte_string_schema_write!(None, |bytes| bytes; [u8], Vec<u8>, bytes::Bytes, Box<[u8]>);
 
-macro_rules! binary_read {
-    ($t:ty, $from:expr) => {
+/// The read half of owned byte strings: columns checked by `$resolve`,
+/// values read by `$read` and made into each type by its conversion.
+macro_rules! byte_string_read {
+    ($resolve:ident, $read:ident; $($t:ty => $from:expr),*) => {$(
         impl ParquetRead for $t {
-            fn resolve(
-                node: &FileNode<'_>,
-                _opts: &FieldOptions,
-                resolver: &mut Resolver<'_>,
-            ) -> Result<Self::ReadPlan> {
-                resolve_binary(node, resolver)
+            fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                $resolve(node, resolver)
             }
 
             #[inline]
             fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-                src.take_byte_slice(plan.cursor, $from)?.ok_or_else(|| src.null_error(plan.cursor))
+                $read(plan, src, $from)
             }
         }
-    };
+    )*};
 }
 
-binary_read!(Vec<u8>, <[u8]>::to_vec);
-binary_read!(bytes::Bytes, bytes::Bytes::copy_from_slice);
-binary_read!(Box<[u8]>, |b: &[u8]| Box::from(b));
+byte_string_read!(resolve_text, read_text;
+    String => str::to_owned, Box<str> => |s: &str| Box::from(s), Arc<str> => |s: &str| Arc::from(s));
+byte_string_read!(resolve_binary, read_binary;
+    Vec<u8> => <[u8]>::to_vec, bytes::Bytes => bytes::Bytes::copy_from_slice, Box<[u8]> => |b: &[u8]| Box::from(b));
 
 impl<const N: usize> ParquetSchema for [u8; N] {
     const LEAVES: usize = 1;
@@ -203,4 +163,70 @@ pub(crate) fn read_array<const N: usize>(
         Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where {what} needs {N}"))),
         None => Err(src.null_error(c)),
     }
+}
+
+/// The three halves of a value stored as `FIXED_LEN_BYTE_ARRAY($len)`
+/// annotated `$logical` (`Uuid`, `f16`): written from the bytes `$to` gives,
+/// read from columns of that length whose annotation matches `$reads` (else
+/// the mismatch says `$expected`), converted back by `$from`.
+#[cfg(any(feature = "uuid", feature = "half"))]
+macro_rules! fixed_bytes_type {
+    (
+        $(#[$doc:meta])*
+        $t:ty: $len:literal bytes annotated $logical:expr,
+        reads $reads:pat, else $expected:literal,
+        write |$value:ident| $to:expr,
+        read $what:literal with $from:expr $(,)?
+    ) => {
+        const _: () = {
+            use crate::assemble::{FileNode, RecordSource, Resolver};
+            use crate::error::Result;
+            use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+            use crate::logical::Annotation;
+            use crate::options::FieldOptions;
+            use crate::shred::{ColumnSink, WriteAt};
+            use crate::types::{bytes::read_array, not_repeated, LeafPlan, ListElement};
+            use parquet::basic::{Repetition, Type as PhysicalType};
+            use parquet::schema::types::Type;
+
+            $(#[$doc])*
+            impl ParquetSchema for $t {
+                const LEAVES: usize = 1;
+                type ReadPlan = LeafPlan<()>;
+
+                fn schema(name: &str, repetition: Repetition, _: &FieldOptions) -> Result<Type> {
+                    let physical = PhysicalType::FIXED_LEN_BYTE_ARRAY;
+                    crate::schema::primitive_with(name, repetition, physical, Some($logical), |b| b.with_length($len))
+                }
+            }
+
+            impl ParquetWrite for $t {
+                #[inline]
+                fn write(&self, sink: &mut ColumnSink, at: WriteAt, _: &FieldOptions) -> Result<()> {
+                    let $value = self;
+                    sink.push_bytes(at, $to)
+                }
+            }
+
+            impl ParquetRead for $t {
+                fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
+                    not_repeated(node, $what)?;
+                    let (cursor, descr) = resolver.leaf(node)?;
+                    let annotated = matches!(Annotation::of(node.ty()), $reads);
+                    let fixed = descr.physical_type() == PhysicalType::FIXED_LEN_BYTE_ARRAY;
+                    if !fixed || descr.type_length() != $len || !annotated {
+                        return Err(node.mismatch($expected));
+                    }
+                    Ok(LeafPlan { cursor, conv: () })
+                }
+
+                #[inline]
+                fn read(plan: &LeafPlan<()>, src: &mut RecordSource) -> Result<Self> {
+                    read_array(plan, src, format_args!($what)).map($from)
+                }
+            }
+
+            impl ListElement for $t {}
+        };
+    };
 }

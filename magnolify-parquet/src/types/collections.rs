@@ -89,28 +89,7 @@ impl<T: ParquetRead> ParquetRead for Option<T> {
     }
 }
 
-impl<T: ParquetSchema> ParquetSchema for Box<T> {
-    const LEAVES: usize = T::LEAVES;
-    type ReadPlan = T::ReadPlan;
-    const NULLABLE: bool = T::NULLABLE;
-    const ACCEPTS: Accepts = T::ACCEPTS;
-    const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
-
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        T::schema(name, repetition, opts)
-    }
-
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        T::docs(prefix, out)
-    }
-}
-
-impl<T: ParquetWrite> ParquetWrite for Box<T> {
-    #[inline]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        (**self).write(sink, at, opts)
-    }
-}
+pointer_schema_write!([T: ParquetSchema] Box<T> => T, plan: T::ReadPlan);
 
 impl<T: ParquetRead> ParquetRead for Box<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {

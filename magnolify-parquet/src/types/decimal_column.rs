@@ -1,16 +1,60 @@
 //! What the two decimal types (`rust_decimal::Decimal`, `bigdecimal::BigDecimal`)
 //! share: checking a field's `decimal(precision, scale)`, the DECIMAL schema
-//! node it writes, the file column it reads, and two's complement bytes.
+//! node it writes, writing a value to it, the file column it reads, and two's
+//! complement bytes.
 
 use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
-use crate::assemble::{FileNode, Resolver};
+use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::{Error, Result};
 use crate::logical::Annotation;
 use crate::options::{DecimalPhysical, DecimalSpec, FieldOptions};
 use crate::schema;
+use crate::shred::{ColumnSink, WriteAt};
 use crate::types::{not_repeated, LeafPlan};
+
+/// The schema and read halves of a decimal type whose limits are
+/// `$limits`: a DECIMAL column of the field's `decimal(precision, scale)`,
+/// resolved into a `DecimalConv` and read by `$read`.
+macro_rules! decimal_schema_read {
+    ($(#[$doc:meta])* $t:ty, limits: $limits:expr, read: $read:path) => {
+        const _: () = {
+            use crate::assemble::{FileNode, RecordSource, Resolver};
+            use crate::error::Result;
+            use crate::field::{Accepts, ParquetRead, ParquetSchema};
+            use crate::options::FieldOptions;
+            use crate::types::decimal_column::{decimal_schema, resolve_decimal, DecimalConv};
+            use crate::types::{LeafPlan, ListElement};
+            use parquet::{basic::Repetition, schema::types::Type};
+
+            $(#[$doc])*
+            impl ParquetSchema for $t {
+                const LEAVES: usize = 1;
+                type ReadPlan = LeafPlan<DecimalConv>;
+                const ACCEPTS: Accepts = Accepts::DECIMAL;
+                const NEEDS_DECIMAL: bool = true;
+
+                fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+                    decimal_schema(name, repetition, opts, $limits)
+                }
+            }
+
+            impl ParquetRead for $t {
+                fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                    resolve_decimal(node, opts, resolver, $limits)
+                }
+
+                #[inline]
+                fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+                    $read(plan, src)
+                }
+            }
+
+            impl ListElement for $t {}
+        };
+    };
+}
 
 /// Digits a FIXED_LEN_BYTE_ARRAY(n) holds, for n = 1..=32:
 /// `floor(log10(2^(8n-1) - 1))`. 32 bytes hold the 76 digits of the largest
@@ -223,6 +267,95 @@ pub(crate) fn resolve_decimal(
         }
     };
     Ok(LeafPlan { cursor, conv: DecimalConv { source, file_scale, scale, precision } })
+}
+
+/// An unscaled decimal, in the integer type of one Rust decimal type, and
+/// the forms the DECIMAL storages take of it.
+pub(crate) trait Unscaled {
+    /// Big-endian two's complement bytes, of any length.
+    type Bytes: AsRef<[u8]>;
+
+    fn to_i32(&self) -> Option<i32>;
+    fn to_i64(&self) -> Option<i64>;
+    fn be_bytes(&self) -> Self::Bytes;
+}
+
+impl Unscaled for i128 {
+    type Bytes = [u8; 16];
+
+    fn to_i32(&self) -> Option<i32> {
+        i32::try_from(*self).ok()
+    }
+
+    fn to_i64(&self) -> Option<i64> {
+        i64::try_from(*self).ok()
+    }
+
+    fn be_bytes(&self) -> [u8; 16] {
+        self.to_be_bytes()
+    }
+}
+
+/// Writes `value` to a DECIMAL column of the field's required
+/// `decimal(precision, scale)`: `unscaled` gives its unscaled integer at
+/// precision `p` and scale `s`, or why it has none. Errors show `value` and
+/// name the column; nothing is ever rounded.
+#[inline]
+pub(crate) fn write_decimal<U: Unscaled>(
+    sink: &mut ColumnSink,
+    at: WriteAt,
+    opts: &FieldOptions,
+    limits: &Limits,
+    value: &dyn std::fmt::Display,
+    unscaled: impl FnOnce(u32, u32) -> Result<U, Inexact>,
+) -> Result<()> {
+    let spec = required_spec(opts, limits).map_err(|e| sink.value_error(at.leaf(), e))?;
+    let storage = storage(&spec).map_err(|e| sink.value_error(at.leaf(), e))?;
+    let (p, s) = (u32::from(spec.precision), u32::from(spec.scale));
+    let unscaled = unscaled(p, s)
+        .map_err(|e| sink.value_error(at.leaf(), format!("{value} {}", e.describe(Some(p), s, limits))))?;
+    let overflow = || sink.value_error(at.leaf(), format!("{value} does not fit the DECIMAL({p}, {s}) column"));
+    match storage {
+        Storage::Int32 => {
+            let v = unscaled.to_i32().ok_or_else(overflow)?;
+            sink.push_i32(at, v)
+        }
+        Storage::Int64 => {
+            let v = unscaled.to_i64().ok_or_else(overflow)?;
+            sink.push_i64(at, v)
+        }
+        Storage::Fixed(len) => {
+            let mut buf = [0; MAX_FIXED_LEN];
+            let bytes = extend_to(unscaled.be_bytes().as_ref(), len, &mut buf).ok_or_else(overflow)?;
+            sink.push_bytes(at, bytes)
+        }
+        Storage::Binary => sink.push_bytes(at, crate::decimal_bytes::minimal(unscaled.be_bytes().as_ref())),
+    }
+}
+
+/// Reads the unscaled integer of one value of a resolved DECIMAL column, in
+/// the file's scale: INT32 and INT64 values widened, byte values (never
+/// empty) converted by `decode`, which says why one does not fit.
+#[inline]
+pub(crate) fn read_unscaled<U: From<i64>>(
+    plan: &LeafPlan<DecimalConv>,
+    src: &mut RecordSource,
+    decode: impl FnOnce(&[u8]) -> Result<U, String>,
+) -> Result<U> {
+    let c = plan.cursor;
+    let raw = match plan.conv.source {
+        DecimalSource::Int32 => src.take_i32(c)?.map(|v| Ok(U::from(i64::from(v)))),
+        DecimalSource::Int64 => src.take_i64(c)?.map(|v| Ok(U::from(v))),
+        DecimalSource::Bytes => src.take_byte_slice(c, |b| match b {
+            [] => Err("empty DECIMAL value".to_owned()),
+            b => decode(b),
+        })?,
+    };
+    match raw {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(e)) => Err(src.value_error(c, e)),
+        None => Err(src.null_error(c)),
+    }
 }
 
 /// Big-endian two's complement `bytes` sign-extended to exactly `len`

@@ -1,10 +1,59 @@
 //! The field trait impls (`ParquetSchema`, `ParquetWrite`, `ParquetRead`)
 //! of the types the library supports, and the read plans they resolve into.
 
+/// The schema and write halves of a type that stands for another (`&T`,
+/// `Cow<B>`, `Box<T>`): the Parquet form of `$inner`, written from what the
+/// value points to. `$plan` is the read plan (`()` for what only writes).
+macro_rules! pointer_schema_write {
+    ([$($generics:tt)*] $t:ty => $inner:ty, plan: $plan:ty $(, where $($bound:tt)*)?) => {
+        const _: () = {
+            use crate::error::Result;
+            use crate::field::{Accepts, ParquetSchema, ParquetWrite};
+            use crate::options::FieldOptions;
+            use crate::shred::{ColumnSink, WriteAt};
+            use parquet::{basic::Repetition, schema::types::Type};
+
+            impl<$($generics)*> ParquetSchema for $t $(where $($bound)*)? {
+                const LEAVES: usize = <$inner as ParquetSchema>::LEAVES;
+                type ReadPlan = $plan;
+                const NULLABLE: bool = <$inner as ParquetSchema>::NULLABLE;
+                const ACCEPTS: Accepts = <$inner as ParquetSchema>::ACCEPTS;
+                const NEEDS_DECIMAL: bool = <$inner as ParquetSchema>::NEEDS_DECIMAL;
+
+                fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+                    <$inner as ParquetSchema>::schema(name, repetition, opts)
+                }
+
+                fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
+                    <$inner as ParquetSchema>::docs(prefix, out)
+                }
+            }
+
+            impl<$($generics)*> ParquetWrite for $t
+            where
+                $inner: ParquetWrite,
+                $($($bound)*)?
+            {
+                #[inline]
+                fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
+                    (**self).write(sink, at, opts)
+                }
+            }
+        };
+    };
+}
+
 mod borrowed;
+// Its `fixed_bytes_type!` serves `Uuid` and `f16`.
+#[macro_use]
 mod bytes;
 mod collections;
 mod primitive;
+
+// First: its `decimal_schema!` serves the two decimal types.
+#[cfg(any(feature = "decimal", feature = "bigdecimal"))]
+#[macro_use]
+mod decimal_column;
 
 #[cfg(feature = "bigdecimal")]
 mod bigdecimal;
@@ -12,8 +61,6 @@ mod bigdecimal;
 mod chrono;
 #[cfg(feature = "decimal")]
 mod decimal;
-#[cfg(any(feature = "decimal", feature = "bigdecimal"))]
-mod decimal_column;
 #[cfg(feature = "half")]
 mod half;
 #[cfg(feature = "uuid")]

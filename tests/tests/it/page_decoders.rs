@@ -102,31 +102,11 @@ fn damaged_fixtures_are_errors_or_agree_with_the_crate() {
 /// decoder refuses the count before reserving anything.
 #[test]
 fn a_delta_page_claiming_trillions_of_values_is_an_error() {
-    use std::collections::VecDeque;
-
+    use magnolify_parquet::__decode::PageQueue;
     use magnolify_parquet::parquet::basic::Encoding;
-    use magnolify_parquet::parquet::column::page::{Page, PageMetadata, PageReader};
+    use magnolify_parquet::parquet::column::page::Page;
     use magnolify_parquet::parquet::schema::parser::parse_message_type;
     use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
-
-    struct Pages(VecDeque<Page>);
-    impl PageReader for Pages {
-        fn get_next_page(&mut self) -> parquet::errors::Result<Option<Page>> {
-            Ok(self.0.pop_front())
-        }
-        fn peek_next_page(&mut self) -> parquet::errors::Result<Option<PageMetadata>> {
-            Ok(None)
-        }
-        fn skip_next_page(&mut self) -> parquet::errors::Result<()> {
-            Ok(())
-        }
-    }
-    impl Iterator for Pages {
-        type Item = parquet::errors::Result<Page>;
-        fn next(&mut self) -> Option<Self::Item> {
-            self.get_next_page().transpose()
-        }
-    }
 
     let schema = parse_message_type("message m { required fixed_len_byte_array(3) v; }").unwrap();
     let descr = SchemaDescriptor::new(std::sync::Arc::new(schema)).column(0);
@@ -139,6 +119,6 @@ fn a_delta_page_claiming_trillions_of_values_is_an_error() {
         rep_level_encoding: Encoding::RLE,
         statistics: None,
     };
-    let error = decode_chunk(descr, Box::new(Pages(VecDeque::from([page]))), MAX_LEVELS).unwrap_err().to_string();
+    let error = decode_chunk(descr, Box::new(PageQueue::new([page])), MAX_LEVELS).unwrap_err().to_string();
     assert!(error.contains("prefix lengths") && error.contains("page 0"), "{error}");
 }

@@ -250,16 +250,20 @@ fn every_codec_and_encoding_a_writer_takes_reads_back() {
         Compression::LZ4_RAW,
         Compression::LZ4,
     ];
-    let encodings = [
-        ("id", Encoding::DELTA_BINARY_PACKED),
-        ("small", Encoding::BYTE_STREAM_SPLIT),
-        ("ratio", Encoding::BYTE_STREAM_SPLIT),
-        ("name", Encoding::DELTA_LENGTH_BYTE_ARRAY),
-        ("code", Encoding::DELTA_BYTE_ARRAY),
-        ("flag", Encoding::RLE),
+    // Every encoding the writer takes for each column's physical type.
+    let (plain, delta, split) = (Encoding::PLAIN, Encoding::DELTA_BINARY_PACKED, Encoding::BYTE_STREAM_SPLIT);
+    let (delta_length, delta_bytes) = (Encoding::DELTA_LENGTH_BYTE_ARRAY, Encoding::DELTA_BYTE_ARRAY);
+    let ints = [plain, delta, split];
+    let encodings: [(&str, &[Encoding]); 6] = [
+        ("id", &ints),
+        ("small", &ints),
+        ("ratio", &[plain, split]),
+        ("name", &[plain, delta_length, delta_bytes]),
+        ("code", &[plain, delta_bytes, split]),
+        ("flag", &[plain, Encoding::RLE]),
     ];
     for codec in codecs {
-        for (column, encoding) in encodings {
+        for (column, encoding) in encodings.iter().flat_map(|(c, es)| es.iter().map(move |e| (*c, *e))) {
             let builder = ParquetWriter::<Settled, Vec<u8>>::builder().compression(codec).properties(|p| {
                 p.set_dictionary_enabled(false).set_column_encoding(ColumnPath::from(column), encoding)
             });

@@ -149,13 +149,8 @@ fn check(case: &Case, rng: &mut Rng) {
 
 fn run(group: &str, seed: u64, cases: usize) {
     let mut rng = Rng::new(seed);
-    let codecs = [
-        Compression::UNCOMPRESSED,
-        Compression::SNAPPY,
-        Compression::GZIP(GzipLevel::default()),
-        Compression::ZSTD(ZstdLevel::default()),
-        Compression::LZ4_RAW,
-    ];
+    use Compression as C;
+    let codecs = [C::UNCOMPRESSED, C::SNAPPY, C::GZIP(GzipLevel::default()), C::ZSTD(ZstdLevel::default()), C::LZ4_RAW];
     let mut written = 0;
     for spec in specs(group) {
         for _ in 0..cases {

@@ -27,22 +27,20 @@ use super::bloom::BloomWriter;
 use super::stats::order::{decimal_cmp, f16_is_nan, f16_key};
 use super::stats::{ColumnIndexWriter, ValueStats};
 
-/// A seeded xorshift64* generator: the cases are the same on every run.
+/// A seeded SplitMix64 generator: the cases are the same on every run.
 #[derive(Clone)]
 pub(crate) struct Rng(u64);
 
 impl Rng {
     pub(crate) fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(seed)
     }
 
     pub(crate) fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let z = (self.0 ^ (self.0 >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     /// In `0..n` (0 if `n` is 0).
