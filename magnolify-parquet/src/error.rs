@@ -238,7 +238,7 @@ impl From<std::io::Error> for Error {
 
 impl From<parquet::errors::ParquetError> for Error {
     fn from(source: parquet::errors::ParquetError) -> Self {
-        Error::Parquet { location: Box::default(), source: Arc::new(source) }
+        Error::parquet(Location::default(), source)
     }
 }
 
@@ -289,8 +289,20 @@ impl Error {
     pub fn value(location: Location, message: impl Into<String>) -> Self {
         Error::Value { location: Box::new(location), message: message.into() }
     }
+    /// An error of the `parquet` crate at `location`: [`Error::Io`] when it
+    /// wraps an I/O error of the sink or the file (the crate passes those on
+    /// as `External`), else [`Error::Parquet`].
     pub(crate) fn parquet(location: Location, source: parquet::errors::ParquetError) -> Self {
-        Error::Parquet { location: Box::new(location), source: Arc::new(source) }
+        let location = Box::new(location);
+        match source {
+            parquet::errors::ParquetError::External(e) => match e.downcast::<std::io::Error>() {
+                Ok(io) => Error::Io { location, source: Arc::new(*io) },
+                Err(other) => {
+                    Error::Parquet { location, source: Arc::new(parquet::errors::ParquetError::External(other)) }
+                }
+            },
+            source => Error::Parquet { location, source: Arc::new(source) },
+        }
     }
 
     /// Where the error happened; `None` for [`Error::Argument`] and

@@ -14,6 +14,9 @@ another form, which is normalised on both sides before comparing: UUIDs as
 hyphenated strings, and times/timestamps whose unit DuckDB widens (TIME(MILLIS)
 comes back as microseconds), so fractions are compared without trailing zeros.
 
+pyarrow reads with page checksum verification on, and refuses a copy of each
+file with one bit flipped in a page (so the checksums are there and right).
+
 Prints the first differences of each failing (file, reader) pair and ends with
 `peer check: N passed, M failed`; exits 1 when anything failed.
 """
@@ -102,7 +105,8 @@ def enum_columns(path):
 
 
 def read_pyarrow(path):
-    rows = table_rows(pq.read_table(path))
+    # Verifying the CRC32 the library writes into every page header.
+    rows = table_rows(pq.read_table(path, page_checksum_verification=True))
     for name in enum_columns(path):
         for row in rows:
             if row[name] is not None:
@@ -146,6 +150,27 @@ def check(path, expected):
     return results
 
 
+def damage_refused(path):
+    """pyarrow, verifying checksums, refuses a copy of `path` with one bit
+    flipped in the last page of its first column chunk: the pages carry
+    checksums and pyarrow finds them right. A difference list (empty: passed)."""
+    md = pq.ParquetFile(path).metadata
+    chunk = md.row_group(0).column(0)
+    at = (chunk.dictionary_page_offset or chunk.data_page_offset) + chunk.total_compressed_size - 1
+    data = bytearray(open(path, "rb").read())
+    data[at] ^= 0x10
+    damaged = path + ".damaged"
+    with open(damaged, "wb") as f:
+        f.write(bytes(data))
+    try:
+        pq.read_table(damaged, page_checksum_verification=True)
+        return [f"read with bit 4 of byte {at} flipped, no checksum error"]
+    except OSError as e:
+        return [] if "CRC" in str(e) else [f"bit 4 of byte {at} flipped: {e}, not a checksum error"]
+    finally:
+        os.remove(damaged)
+
+
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
@@ -174,6 +199,13 @@ def main(argv):
             else:
                 passed += 1
                 print(f"ok   {f} with {reader}: {len(expected['rows'])} rows")
+        out = damage_refused(path)
+        if out:
+            failed += 1
+            print(f"FAIL {f} damaged: " + "; ".join(out))
+        else:
+            passed += 1
+            print(f"ok   {f} damaged: pyarrow refuses it (page checksum)")
     print(f"peer check: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

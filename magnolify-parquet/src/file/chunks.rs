@@ -9,10 +9,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use bytes::Bytes;
 use parquet::column::page::{CompressedPage, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
-use parquet::errors::Result as ParquetResult;
+use parquet::errors::{ParquetError, Result as ParquetResult};
 use parquet::file::metadata::ParquetMetaData;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 
+use super::page_crc;
 use crate::error::{Error, Location, Result};
 use crate::write::ChunkSink;
 
@@ -21,12 +22,39 @@ type SharedChunk = Arc<Mutex<TrackedWrite<Vec<u8>>>>;
 /// Serializes pages (headers included) into a column chunk in memory.
 struct ChunkPageWriter {
     chunk: SharedChunk,
+    /// Whether headers carry the CRC32 of their page.
+    checksums: bool,
+    /// A page as the crate serializes it, before its checksum goes in.
+    scratch: TrackedWrite<Vec<u8>>,
+    header: Vec<u8>,
 }
 
 impl PageWriter for ChunkPageWriter {
     fn write_page(&mut self, page: CompressedPage) -> ParquetResult<PageWriteSpec> {
         let mut chunk = self.chunk.lock().unwrap_or_else(PoisonError::into_inner);
-        SerializedPageWriter::new(&mut chunk).write_page(page)
+        if !self.checksums {
+            return SerializedPageWriter::new(&mut chunk).write_page(page);
+        }
+        // Over the page's bytes as stored (compressed), as the format says.
+        let (crc, data_len) = (crc32fast::hash(page.data()), page.data().len());
+        self.scratch.inner_mut().clear();
+        let mut spec = SerializedPageWriter::new(&mut self.scratch).write_page(page)?;
+        // `TrackedWrite` buffers: the bytes reach the vector on flush.
+        self.scratch.flush()?;
+        let serialized = self.scratch.inner_mut();
+        let (header, data) = serialized.split_at(serialized.len() - data_len);
+        self.header.clear();
+        page_crc::with_crc(header, crc, &mut self.header).ok_or_else(|| {
+            ParquetError::General("the parquet crate wrote a page header of an unknown layout".into())
+        })?;
+        let added = self.header.len() - header.len();
+        spec.offset = chunk.bytes_written() as u64;
+        chunk.write_all(&self.header)?;
+        chunk.write_all(data)?;
+        spec.uncompressed_size += added;
+        spec.compressed_size += added;
+        spec.bytes_written += added as u64;
+        Ok(spec)
     }
 
     fn close(&mut self) -> ParquetResult<()> {
@@ -39,11 +67,13 @@ pub(crate) struct FileChunks<W: Write + Send> {
     file: SerializedFileWriter<Sink<W>>,
     /// The chunks of the row group being written, per leaf column.
     open: Vec<SharedChunk>,
+    /// Whether page headers carry the CRC32 of their page.
+    checksums: bool,
 }
 
 impl<W: Write + Send> FileChunks<W> {
-    pub(crate) fn new(file: SerializedFileWriter<Sink<W>>) -> Self {
-        FileChunks { file, open: Vec::new() }
+    pub(crate) fn new(file: SerializedFileWriter<Sink<W>>, checksums: bool) -> Self {
+        FileChunks { file, open: Vec::new(), checksums }
     }
 
     /// Writes the footer and hands back the sink.
@@ -61,7 +91,12 @@ impl<W: Write + Send> ChunkSink for FileChunks<W> {
         }
         let chunk = Arc::new(Mutex::new(TrackedWrite::new(Vec::new())));
         self.open.push(chunk.clone());
-        Box::new(ChunkPageWriter { chunk })
+        Box::new(ChunkPageWriter {
+            chunk,
+            checksums: self.checksums,
+            scratch: TrackedWrite::new(Vec::new()),
+            header: Vec::new(),
+        })
     }
 
     fn end_row_group(&mut self, _rows: usize, columns: Vec<ColumnCloseResult>) -> Result<()> {

@@ -5,6 +5,7 @@
 
 mod atomic;
 mod chunks;
+mod page_crc;
 pub(crate) mod reader;
 mod writer;
 

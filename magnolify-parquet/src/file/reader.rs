@@ -84,6 +84,7 @@ pub struct FileRowGroups<R> {
     input: Arc<R>,
     metadata: CheckedMetadata,
     limits: Limits,
+    verify_checksums: bool,
 }
 
 impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
@@ -115,7 +116,15 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
         let path = descr.path().string();
         let input = &self.input;
         let range = chunk::byte_range(chunk, input.len(), &path)?;
-        chunk::check_pages(&**input, range, descr.max_rep_level() > 0, rows, &self.limits, &path)?;
+        let checks = chunk::ChunkChecks {
+            path: &path,
+            repeated: descr.max_rep_level() > 0,
+            rows,
+            values: chunk.num_values(),
+            limits: &self.limits,
+            verify_checksums: self.verify_checksums,
+        };
+        chunk::check_pages(&**input, range, &checks)?;
         let rows = usize::try_from(rows).map_err(|_| Error::damaged(Location::row_group(group), "too many rows"))?;
         let pages = crate_call(
             || Location::column(&path),
@@ -237,15 +246,12 @@ where
 
 impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R, C> {
     fn from_parts(
-        input: Arc<R>,
-        metadata: CheckedMetadata,
-        limits: Limits,
+        source: FileRowGroups<R>,
         resolved: Arc<Resolved<C>>,
         groups: Option<Vec<usize>>,
         batch_size: usize,
         file: Option<Arc<Path>>,
     ) -> Result<Self> {
-        let source = FileRowGroups { input, metadata, limits };
         let inner = RecordReader::new(source, resolved, groups, batch_size).map_err(|e| e.in_file(&file))?;
         Ok(ParquetReader { inner, file })
     }

@@ -200,7 +200,7 @@ impl RecordRead for Raw {
 // ---------------------------------------------------------------------------
 
 #[derive(ParquetType, Debug, PartialEq, Clone)]
-struct Part {
+pub(crate) struct Part {
     sku: String,
     qty: Option<u16>,
     dims: Vec<i64>,
@@ -208,7 +208,7 @@ struct Part {
 
 /// A record with nesting, options, lists, maps and strings.
 #[derive(ParquetType, Debug, PartialEq, Clone)]
-struct Event {
+pub(crate) struct Event {
     id: u64,
     name: String,
     note: Option<String>,
@@ -233,7 +233,7 @@ impl Lcg {
     }
 }
 
-fn events(n: usize) -> Vec<Event> {
+pub(crate) fn events(n: usize) -> Vec<Event> {
     let mut g = Lcg(42);
     (0..n)
         .map(|i| {
@@ -301,7 +301,7 @@ fn fixture_bytes(name: &str) -> Bytes {
 }
 
 /// Offset where the footer's metadata starts.
-fn metadata_start(file: &[u8]) -> usize {
+pub(crate) fn metadata_start(file: &[u8]) -> usize {
     let n = file.len();
     let len = u32::from_le_bytes(file[n - 8..n - 4].try_into().unwrap()) as usize;
     n - 8 - len
@@ -766,8 +766,15 @@ fn page(kind: i32, values: i32, encoding: Encoding, body: &[u8]) -> Vec<u8> {
 }
 
 /// A one-column file whose only column chunk is `chunk` (pages as given),
-/// with a valid footer written by the `parquet` crate.
-fn crafted(schema: &str, codec: Compression, rows: u64, dictionary: Option<usize>, chunk: Vec<u8>) -> Bytes {
+/// with a valid footer written by the `parquet` crate, counting `values`
+/// values in the chunk (the sum of its data pages' counts).
+fn crafted(
+    schema: &str,
+    codec: Compression,
+    (rows, values): (u64, i64),
+    dictionary: Option<usize>,
+    chunk: Vec<u8>,
+) -> Bytes {
     let schema = Arc::new(parse_message_type(schema).expect("schema"));
     let descr = SchemaDescriptor::new(schema.clone()).column(0);
     let props = Arc::new(WriterProperties::builder().set_compression(codec).build());
@@ -778,7 +785,7 @@ fn crafted(schema: &str, codec: Compression, rows: u64, dictionary: Option<usize
     let metadata = ColumnChunkMetaData::builder(descr)
         .set_compression(codec)
         .set_encodings(vec![Encoding::PLAIN, Encoding::RLE, Encoding::RLE_DICTIONARY])
-        .set_num_values(rows as i64)
+        .set_num_values(values)
         .set_total_compressed_size(len)
         .set_total_uncompressed_size(len)
         .set_dictionary_page_offset(dictionary.map(|_| 0))
@@ -846,7 +853,7 @@ fn crafted_files_read_when_they_tell_the_truth() {
     let flat = crafted(
         "message m { required int32 x; }",
         Compression::UNCOMPRESSED,
-        3,
+        (3, 3),
         None,
         page(0, 3, Encoding::PLAIN, &plain_i32(&[7, 8, 9])),
     );
@@ -858,7 +865,8 @@ fn crafted_files_read_when_they_tell_the_truth() {
     let mut chunk = page(2, 1, Encoding::PLAIN, &plain_i32(&[5]));
     let dict_len = chunk.len();
     chunk.extend(page(0, 1000, Encoding::RLE_DICTIONARY, &giant_record_body(1000, true)));
-    let repeated = crafted("message m { repeated int32 xs; }", Compression::UNCOMPRESSED, 1, Some(dict_len), chunk);
+    let repeated =
+        crafted("message m { repeated int32 xs; }", Compression::UNCOMPRESSED, (1, 1000), Some(dict_len), chunk);
     let outcome = read_with("one record of 1000", Raw, repeated, None);
     assert!(outcome.error.is_none(), "{:?}", outcome.error);
     assert_eq!(outcome.records.len(), 1);
@@ -876,30 +884,50 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
     // zero-fill that much before decompressing.
     let mut lie = page_header(0, i32::MAX, body.len() as i32, 3, Encoding::PLAIN);
     lie.extend_from_slice(&body);
-    expect_error("2 GiB uncompressed", crafted(flat, Compression::SNAPPY, 3, None, lie), None, "uncompressed bytes");
+    expect_error(
+        "2 GiB uncompressed",
+        crafted(flat, Compression::SNAPPY, (3, 3), None, lie),
+        None,
+        "uncompressed bytes",
+    );
 
     // A page claiming more bytes than its chunk holds.
     let mut lie = page_header(0, 12, i32::MAX, 3, Encoding::PLAIN);
     lie.extend_from_slice(&body);
     expect_error(
         "2 GiB compressed",
-        crafted(flat, Compression::UNCOMPRESSED, 3, None, lie.clone()),
+        crafted(flat, Compression::UNCOMPRESSED, (3, 3), None, lie.clone()),
         None,
         "column chunk has",
     );
     let mut lie = page_header(0, 12, -5, 3, Encoding::PLAIN);
     lie.extend_from_slice(&body);
-    expect_error("negative size", crafted(flat, Compression::UNCOMPRESSED, 3, None, lie), None, "compressed size -5");
+    expect_error(
+        "negative size",
+        crafted(flat, Compression::UNCOMPRESSED, (3, 3), None, lie),
+        None,
+        "compressed size -5",
+    );
 
     // More values than rows in a column that is not repeated.
     let lie = page(0, i32::MAX, Encoding::PLAIN, &body);
-    expect_error("values beyond rows", crafted(flat, Compression::UNCOMPRESSED, 3, None, lie), None, "values");
+    expect_error("values beyond rows", crafted(flat, Compression::UNCOMPRESSED, (3, 3), None, lie), None, "values");
+
+    // A page claiming fewer values than it holds (a flip in its header,
+    // which no checksum covers): it would decode as fewer levels.
+    let lie = page(0, 2, Encoding::PLAIN, &body);
+    expect_error(
+        "fewer values than the footer counts",
+        crafted(flat, Compression::UNCOMPRESSED, (3, 3), None, lie),
+        None,
+        "the data pages hold 2 values, the column chunk's metadata says 3",
+    );
 
     // A dictionary of 2^31 entries in 4 bytes: the decoder would reserve them.
     let mut chunk = page(2, i32::MAX, Encoding::PLAIN, &plain_i32(&[5]));
     let dict_len = chunk.len();
     chunk.extend(page(0, 3, Encoding::RLE_DICTIONARY, &[0, 6, 0]));
-    let file = crafted(flat, Compression::UNCOMPRESSED, 3, Some(dict_len), chunk);
+    let file = crafted(flat, Compression::UNCOMPRESSED, (3, 3), Some(dict_len), chunk);
     expect_error(
         "huge dictionary",
         file,
@@ -919,7 +947,7 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
         t.varint(count);
         t.varint(0);
         let lie = page(0, 3, Encoding::DELTA_LENGTH_BYTE_ARRAY, &t.out);
-        let file = crafted("message m { required binary s; }", Compression::UNCOMPRESSED, 3, None, lie);
+        let file = crafted("message m { required binary s; }", Compression::UNCOMPRESSED, (3, 3), None, lie);
         expect_error("delta lengths", file, None, needle);
     }
 
@@ -927,7 +955,8 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
     let mut chunk = page(2, 1, Encoding::PLAIN, &plain_i32(&[5]));
     let dict_len = chunk.len();
     chunk.extend(page(0, i32::MAX, Encoding::RLE_DICTIONARY, &giant_record_body(i32::MAX as u64, true)));
-    let file = crafted("message m { repeated int32 xs; }", Compression::UNCOMPRESSED, 1, Some(dict_len), chunk);
+    let values = (1, i64::from(i32::MAX));
+    let file = crafted("message m { repeated int32 xs; }", Compression::UNCOMPRESSED, values, Some(dict_len), chunk);
     expect_error("giant page", file, None, "with_max_levels");
 
     // The same giant record spread over pages each within the limit.
@@ -936,7 +965,8 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
     for i in 0..40 {
         chunk.extend(page(0, 50_000, Encoding::RLE_DICTIONARY, &giant_record_body(50_000, i == 0)));
     }
-    let file = crafted("message m { repeated int32 xs; }", Compression::UNCOMPRESSED, 1, Some(dict_len), chunk);
+    let file =
+        crafted("message m { repeated int32 xs; }", Compression::UNCOMPRESSED, (1, 2_000_000), Some(dict_len), chunk);
     expect_error("giant record", file, Some((1 << 20, 200_000)), "one batch of records needs more than 200000 levels");
 
     peak.assert_grew_less_than(512 << 20);

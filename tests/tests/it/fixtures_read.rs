@@ -35,7 +35,7 @@ fn open_in_batches<T: OwnedRecord>(name: &str, batch: usize) -> Result<ParquetRe
 }
 
 /// Reads fixture `name` into `T` and compares every row with its expectation.
-fn check<T: OwnedRecord + ToJson>(name: &str) -> Vec<T> {
+pub(crate) fn check<T: OwnedRecord + ToJson>(name: &str) -> Vec<T> {
     let (_, doc) = fixture(name);
     let reader =
         open::<T>(name).unwrap_or_else(|e| panic!("{name}: cannot open as {}: {e}", std::any::type_name::<T>()));
@@ -567,13 +567,13 @@ fn peers_nested_duckdb_all_optional_into_required_fields() {
 }
 
 #[derive(ParquetType, Debug)]
-struct PeerStructC {
+pub(crate) struct PeerStructC {
     x: Option<f64>,
 }
 to_json_struct!(PeerStructC { "x" => x });
 
 #[derive(ParquetType, Debug)]
-struct PeerStruct {
+pub(crate) struct PeerStruct {
     a: Option<i32>,
     b: Option<String>,
     c: Option<PeerStructC>,
@@ -581,7 +581,7 @@ struct PeerStruct {
 to_json_struct!(PeerStruct { "a" => a, "b" => b, "c" => c });
 
 #[derive(ParquetType, Debug)]
-struct PeerTypes {
+pub(crate) struct PeerTypes {
     id: i32,
     i8: Option<i8>,
     i16: Option<i16>,
@@ -938,6 +938,9 @@ const COVERED: &[&str] = &[
     "peers/nested.pyarrow-2level",
     "peers/nulls.pyarrow",
     "peers/types.pyarrow",
+    "peers/types.pyarrow-crc-damaged",
+    "peers/types.pyarrow-crc-v1",
+    "peers/types.pyarrow-crc-v2",
 ];
 
 #[test]

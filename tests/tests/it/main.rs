@@ -15,6 +15,7 @@ mod derive_schema;
 mod dremel;
 mod fixtures_read;
 mod logical_types;
+mod page_checksums;
 mod page_decoders;
 mod proptest_layouts;
 mod schema_evolution;

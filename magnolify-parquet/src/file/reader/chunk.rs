@@ -1,6 +1,7 @@
 //! Checks of a column chunk before the `parquet` crate reads it: its byte
-//! range lies in the file, and every page header in it claims sizes the
-//! chunk and the reader's limits allow.
+//! range lies in the file, every page header in it claims sizes the chunk
+//! and the reader's limits allow, and every page that carries a CRC32
+//! checksum matches it.
 //!
 //! The crate reserves a page's claimed uncompressed size before
 //! decompressing it (and the Snappy codec zero-fills it), and `std::fs::File`
@@ -45,6 +46,8 @@ struct Header {
     values: Option<i32>,
     /// `num_rows` of a v2 header.
     rows: Option<i32>,
+    /// The CRC32 of the page's bytes as stored, when the writer wrote one.
+    crc: Option<i32>,
 }
 
 const DATA_PAGE: i32 = 0;
@@ -64,6 +67,7 @@ fn scan_header<R: Read>(input: &mut Input<R>) -> Option<Header> {
                     _ => header.compressed = v,
                 }
             }
+            4 if Input::<R>::is_int(ty) => header.crc = Some(input.int(ty)?),
             // data_page_header, dictionary_page_header, data_page_header_v2:
             // num_values is field 1 of each, num_rows field 3 of v2.
             5 | 7 | 8 if Input::<R>::is_struct(ty) => {
@@ -82,27 +86,43 @@ fn scan_header<R: Read>(input: &mut Input<R>) -> Option<Header> {
     Some(header)
 }
 
+/// What `check_pages` checks a column chunk against.
+pub(super) struct ChunkChecks<'a> {
+    /// The column's dotted path, for messages.
+    pub(super) path: &'a str,
+    /// Whether the column is repeated (a value count may exceed the rows).
+    pub(super) repeated: bool,
+    /// Rows of the row group.
+    pub(super) rows: u64,
+    /// The values (levels) of the chunk, as its metadata in the footer
+    /// counts them: the data pages' counts must add up to it.
+    pub(super) values: i64,
+    pub(super) limits: &'a Limits,
+    /// Whether to compare each page's CRC32 checksum, when it has one.
+    pub(super) verify_checksums: bool,
+}
+
 /// Walks the page headers of a chunk of `length` bytes at `start` and checks
 /// each: the page fits in what is left of the chunk, its uncompressed size
-/// is within `limits`, and its value count is plausible (never negative,
+/// is within the limits, its value count is plausible (never negative,
 /// within the level limit, and for a column that is not repeated at most the
-/// `rows` of the row group, since every row has exactly one value there).
+/// rows of the row group, since every row has exactly one value there), and
+/// its bytes match its CRC32 checksum when it has one and `checks` asks.
 pub(super) fn check_pages<R: ChunkReader>(
     reader: &R,
     (start, length): (u64, u64),
-    repeated: bool,
-    rows: u64,
-    limits: &Limits,
-    path: &str,
+    checks: &ChunkChecks<'_>,
 ) -> Result<()> {
     let end = start + length;
     let mut offset = start;
+    let mut page = 0;
+    let mut values_seen: i64 = 0;
     while offset < end {
         let left = end - offset;
-        let read = reader.get_read(offset).map_err(|e| Error::parquet(Location::column(path), e))?;
+        let located = || Location::column(checks.path).with_page(page);
+        let read = reader.get_read(offset).map_err(|e| Error::parquet(located(), e))?;
         let mut input = Input::new(read, left);
-        let at =
-            |message: String| Error::damaged(Location::column(path), format!("page at offset {offset}: {message}"));
+        let at = |message: String| Error::damaged(located(), format!("page at offset {offset}: {message}"));
         let header = scan_header(&mut input)
             .ok_or_else(|| at(format!("the page header cannot be read within the chunk's {left} remaining bytes")))?;
         let (Some(page_type), Some(uncompressed), Some(compressed)) =
@@ -116,21 +136,47 @@ pub(super) fn check_pages<R: ChunkReader>(
             return Err(at(format!("the page claims {body} bytes, the column chunk has {} left", left - header_len)));
         }
         let raw = u64::try_from(uncompressed).map_err(|_| at(format!("uncompressed size {uncompressed}")))?;
-        if raw > limits.max_page_bytes {
+        if raw > checks.limits.max_page_bytes {
             return Err(at(format!(
                 "the page claims {raw} uncompressed bytes, more than the reader's limit of {} \
                  (ReaderBuilder::with_max_page_bytes)",
-                limits.max_page_bytes
+                checks.limits.max_page_bytes
             )));
         }
         if matches!(page_type, DATA_PAGE | DICTIONARY_PAGE | DATA_PAGE_V2) {
             let values = header.values.ok_or_else(|| at("the page header lacks its value count".into()))?;
             let values = u64::try_from(values).map_err(|_| at(format!("{values} values")))?;
             if page_type != DICTIONARY_PAGE {
-                check_levels(values, header.rows, repeated, rows, limits).map_err(at)?;
+                check_levels(values, header.rows, checks.repeated, checks.rows, checks.limits).map_err(at)?;
+                // `values` is at most 2^31: no overflow in a chunk of at most 2^63 bytes' pages.
+                values_seen = values_seen.saturating_add(values as i64);
+            }
+        }
+        if let (Some(stored), true) = (header.crc, checks.verify_checksums) {
+            // `body` fits in the chunk, which fits in the file: a usize.
+            let len = usize::try_from(body).map_err(|_| at(format!("compressed size {body}")))?;
+            let bytes = reader.get_bytes(offset + header_len, len).map_err(|e| Error::parquet(located(), e))?;
+            let computed = crc32fast::hash(&bytes);
+            // The format stores the checksum as a Thrift i32: the same 32 bits.
+            if computed != stored as u32 {
+                return Err(at(format!(
+                    "the page's {body} bytes have CRC32 {computed:#010x}, its header says {:#010x}: the file is \
+                     damaged (ReaderBuilder::verify_page_checksums(false) reads it without checking)",
+                    stored as u32
+                )));
             }
         }
         offset += header_len + body;
+        page += 1;
+    }
+    // A page header's value count is not covered by the page's checksum; a
+    // changed one would decode as fewer or more levels, and records split
+    // elsewhere. The footer counts them too.
+    if values_seen != checks.values {
+        return Err(Error::damaged(
+            Location::column(checks.path),
+            format!("the data pages hold {values_seen} values, the column chunk's metadata says {}", checks.values),
+        ));
     }
     Ok(())
 }
@@ -171,7 +217,8 @@ mod tests {
                 uncompressed: Some(100),
                 compressed: Some(50),
                 values: Some(7),
-                rows: Some(3)
+                rows: Some(3),
+                crc: None,
             }
         );
         assert_eq!(input.consumed(), bytes.len() as u64);
