@@ -21,5 +21,6 @@ mod proptest_layouts;
 mod schema_evolution;
 mod threads;
 mod wide_struct;
+mod writer_faults;
 mod writer_integrity;
 mod writer_rules;
