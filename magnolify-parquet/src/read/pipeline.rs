@@ -90,9 +90,10 @@ pub(crate) struct Workers<R> {
     /// Batches that came ahead of their turn.
     early: BTreeMap<u64, Assembled<R>>,
     next: u64,
-    /// Not joined: a worker ends by itself after the last batch, an error,
-    /// or (once the reader is dropped) at its next send or window wait.
-    _threads: Vec<JoinHandle<()>>,
+    /// Joined when the reader is dropped: a worker ends by itself after the
+    /// last batch or an error, or, once the reader is gone, at its next
+    /// window wait or send (at most one batch later).
+    threads: Vec<JoinHandle<()>>,
 }
 
 impl<R: Send + 'static> Workers<R> {
@@ -119,7 +120,7 @@ impl<R: Send + 'static> Workers<R> {
                 .map_err(|e| Error::argument(format!("could not start a reading thread ({e}); read with 1 thread")))?;
             handles.push(handle);
         }
-        Ok(Workers { assembled, window, early: BTreeMap::new(), next: 0, _threads: handles })
+        Ok(Workers { assembled, window, early: BTreeMap::new(), next: 0, threads: handles })
     }
 }
 
@@ -152,9 +153,18 @@ impl<R> Workers<R> {
 }
 
 impl<R> Drop for Workers<R> {
-    /// Wakes the workers waiting for the reader, so that they end.
+    /// Stops the workers and waits for them, so that none outlives the
+    /// reader (nor keeps its input open): those waiting for the reader
+    /// wake and end, and one blocked sending a batch fails its send once
+    /// the receiving end is gone.
     fn drop(&mut self) {
         self.window.stop();
+        let (_, gone) = sync_channel(0);
+        drop(std::mem::replace(&mut self.assembled, gone));
+        for handle in self.threads.drain(..) {
+            // A worker that panicked has reported it as a batch's error.
+            let _ = handle.join();
+        }
     }
 }
 

@@ -371,3 +371,45 @@ fn a_record_error_found_late_does_not_hang_a_reader_whose_workers_ran_ahead() {
     assert_eq!(answers.len(), 4, "{answers:?}");
     assert!(answers[3].as_ref().unwrap_err().contains("id 3 is refused"), "{:?}", answers[3]);
 }
+
+/// A file in memory that counts who holds it: each reader's source (and
+/// each of its threads, through it) holds a clone.
+struct Counted {
+    bytes: Bytes,
+    holders: Arc<()>,
+}
+
+impl magnolify_parquet::parquet::file::reader::Length for Counted {
+    fn len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+}
+
+impl magnolify_parquet::parquet::file::reader::ChunkReader for Counted {
+    type T = <Bytes as magnolify_parquet::parquet::file::reader::ChunkReader>::T;
+
+    fn get_read(&self, start: u64) -> magnolify_parquet::parquet::errors::Result<Self::T> {
+        self.bytes.get_read(start)
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> magnolify_parquet::parquet::errors::Result<Bytes> {
+        self.bytes.get_bytes(start, length)
+    }
+}
+
+/// The fuzz target `read_derived` found reading threads outliving their
+/// reader (LeakSanitizer reported their memory): a reader dropped early now
+/// stops its threads and waits for them, so nothing holds its input after.
+#[test]
+fn a_reader_dropped_early_leaves_no_thread_holding_its_input() {
+    let file = file_of(&trips(3000));
+    for threads in [2, 4] {
+        let holders = Arc::new(());
+        let input = Counted { bytes: file.clone(), holders: holders.clone() };
+        let mut reader =
+            ParquetReader::builder(input).unwrap().with_threads(threads).with_batch_size(10).build::<Trip>().unwrap();
+        assert!(reader.next().unwrap().is_ok());
+        drop(reader);
+        assert_eq!(Arc::strong_count(&holders), 1, "{threads} threads: the input is still held");
+    }
+}
