@@ -19,6 +19,10 @@ use crate::write::ChunkSink;
 
 type SharedChunk = Arc<Mutex<TrackedWrite<Vec<u8>>>>;
 
+/// Bytes of scratch a page writer keeps between pages: small pages reuse
+/// it, a large one allocates its own.
+const SCRATCH_KEPT: usize = 64 << 10;
+
 /// Serializes pages (headers included) into a column chunk in memory.
 struct ChunkPageWriter {
     chunk: SharedChunk,
@@ -51,6 +55,10 @@ impl PageWriter for ChunkPageWriter {
         spec.offset = chunk.bytes_written() as u64;
         chunk.write_all(&self.header)?;
         chunk.write_all(data)?;
+        // Every column of a row group has its page writer open at once:
+        // what a large page left in the scratch buffer is given back.
+        serialized.clear();
+        serialized.shrink_to(SCRATCH_KEPT);
         spec.uncompressed_size += added;
         spec.compressed_size += added;
         spec.bytes_written += added as u64;

@@ -376,7 +376,8 @@ fn a_record_error_found_late_does_not_hang_a_reader_whose_workers_ran_ahead() {
 /// each of its threads, through it) holds a clone.
 struct Counted {
     bytes: Bytes,
-    holders: Arc<()>,
+    /// Never read: held, so that the count of its clones is the count of holders.
+    _holders: Arc<()>,
 }
 
 impl magnolify_parquet::parquet::file::reader::Length for Counted {
@@ -405,7 +406,7 @@ fn a_reader_dropped_early_leaves_no_thread_holding_its_input() {
     let file = file_of(&trips(3000));
     for threads in [2, 4] {
         let holders = Arc::new(());
-        let input = Counted { bytes: file.clone(), holders: holders.clone() };
+        let input = Counted { bytes: file.clone(), _holders: holders.clone() };
         let mut reader =
             ParquetReader::builder(input).unwrap().with_threads(threads).with_batch_size(10).build::<Trip>().unwrap();
         assert!(reader.next().unwrap().is_ok());
