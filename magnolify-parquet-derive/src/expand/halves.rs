@@ -15,7 +15,9 @@
 //! the impl is written either, so the items that name `F`'s schema (the
 //! read plan, `LEAVES`, the method bodies) add no error of their own, and a
 //! field type with no Parquet form is reported once, at that type, never at
-//! the derive. (The impls of a struct with such a field hold nowhere.)
+//! the derive (but for a struct with lifetimes and no type parameters, whose
+//! record impl names the struct at other lifetimes: there the derive reports
+//! it too). The impls of a struct with such a field hold nowhere.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -96,20 +98,12 @@ impl Halves {
                 quote_spanned!(span=> #at::Via<'__m>: #at::ReadField<#repr, <#repr as #at::ParquetSchema>::ReadPlan>);
             add(&mut write, syn::parse_quote!(#write_field));
             // The record impl names its writable form: it needs the write
-            // bounds too. When that form is the struct at other lifetimes,
-            // the bounds name the field type at any lifetimes instead (at
-            // its own, they would tie the form to them).
-            if rebinds {
-                let any = if plain {
-                    let renamed = rename_lifetimes(ty, generics);
-                    quote!(#renamed)
-                } else {
-                    repr.clone()
-                };
-                let binder = renamed_lifetimes(generics);
-                add(&mut record, syn::parse_quote!(for<#(#binder),*> #any: #at::ParquetSchema));
-                add(&mut record, syn::parse_quote!(for<'__v, #(#binder),*> #at::Via<'__v>: #at::WriteField<#any>));
-            } else {
+            // bounds too, unless that form is the struct at other lifetimes
+            // (the bounds would tie it to its own, and at any lifetimes they
+            // would not hold for a field whose lifetimes are bounded, as in
+            // `Label<'a, 'b: 'a>`). There, a field type with no Parquet form
+            // is also reported at the derive.
+            if !rebinds {
                 add(&mut record, syn::parse_quote!(#write_field));
             }
             add(&mut read, syn::parse_quote!(#read_field));
@@ -199,27 +193,6 @@ fn with_via_lifetime(generics: &Generics) -> Generics {
     let mut out = generics.clone();
     out.params.insert(0, syn::parse_quote!('__m));
     out
-}
-
-/// The binder of `rename_lifetimes`: `'__b0`, `'__b1`, ... for the
-/// lifetime parameters of `generics`.
-fn renamed_lifetimes(generics: &Generics) -> Vec<syn::Lifetime> {
-    (0..generics.lifetimes().count()).map(|i| syn::Lifetime::new(&format!("'__b{i}"), Span::call_site())).collect()
-}
-
-/// `ty` with the `i`th lifetime parameter of `generics` made `'__b{i}`.
-fn rename_lifetimes(ty: &Type, generics: &Generics) -> Type {
-    struct Rename<'a>(&'a Generics);
-    impl syn::visit_mut::VisitMut for Rename<'_> {
-        fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
-            if let Some(i) = self.0.lifetimes().position(|l| l.lifetime.ident == lifetime.ident) {
-                *lifetime = syn::Lifetime::new(&format!("'__b{i}"), Span::call_site());
-            }
-        }
-    }
-    let mut ty = ty.clone();
-    syn::visit_mut::visit_type_mut(&mut Rename(generics), &mut ty);
-    ty
 }
 
 fn add(generics: &mut Generics, predicate: WherePredicate) {

@@ -642,3 +642,54 @@ fn struct_with_no_column_in_the_file_reads_missing_values() {
         ]
     );
 }
+
+/// Borrowing structs with two lifetimes, one outliving the other, nested:
+/// the writable form of the outer struct names the inner one at other
+/// lifetimes, and it must still hold.
+mod two_lifetimes {
+    use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+
+    #[derive(ParquetType)]
+    struct Label<'a, 'b: 'a> {
+        text: &'a str,
+        bytes: &'b [u8],
+    }
+
+    #[derive(ParquetType)]
+    struct Labeled<'a, 'b: 'a> {
+        id: u32,
+        label: Label<'a, 'b>,
+        tags: Vec<&'a str>,
+    }
+
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct LabelOwned {
+        text: String,
+        bytes: Vec<u8>,
+    }
+
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct LabeledOwned {
+        id: u32,
+        label: LabelOwned,
+        tags: Vec<String>,
+    }
+
+    #[test]
+    fn nested_borrowing_structs_with_two_lifetimes_write() {
+        let (text, bytes) = (String::from("north"), vec![1u8, 2, 3]);
+        let tags = [String::from("a"), String::from("b")];
+        let record = Labeled {
+            id: 7,
+            label: Label { text: &text, bytes: &bytes },
+            tags: tags.iter().map(String::as_str).collect(),
+        };
+        let mut w = ParquetWriter::<Labeled<'static, 'static>, _>::new(Vec::new()).unwrap();
+        w.write(&record).unwrap();
+        let file = bytes::Bytes::from(w.into_inner().unwrap());
+        let back: Vec<LabeledOwned> =
+            ParquetReader::builder(file).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap();
+        let label = LabelOwned { text: "north".into(), bytes: vec![1, 2, 3] };
+        assert_eq!(back, [LabeledOwned { id: 7, label, tags: vec!["a".into(), "b".into()] }]);
+    }
+}
