@@ -28,8 +28,9 @@ struct ChunkPageWriter {
     chunk: SharedChunk,
     /// Whether headers carry the CRC32 of their page.
     checksums: bool,
-    /// A page as the crate serializes it, before its checksum goes in.
-    scratch: TrackedWrite<Vec<u8>>,
+    /// A page as the crate serializes it, before its checksum goes in
+    /// (made at the first page, when checksums are on).
+    scratch: Option<TrackedWrite<Vec<u8>>>,
     header: Vec<u8>,
 }
 
@@ -41,11 +42,11 @@ impl PageWriter for ChunkPageWriter {
         }
         // Over the page's bytes as stored (compressed), as the format says.
         let (crc, data_len) = (crc32fast::hash(page.data()), page.data().len());
-        self.scratch.inner_mut().clear();
-        let mut spec = SerializedPageWriter::new(&mut self.scratch).write_page(page)?;
+        let scratch = self.scratch.get_or_insert_with(|| TrackedWrite::new(Vec::new()));
+        let mut spec = SerializedPageWriter::new(scratch).write_page(page)?;
         // `TrackedWrite` buffers: the bytes reach the vector on flush.
-        self.scratch.flush()?;
-        let serialized = self.scratch.inner_mut();
+        scratch.flush()?;
+        let serialized = scratch.inner_mut();
         let (header, data) = serialized.split_at(serialized.len() - data_len);
         self.header.clear();
         page_crc::with_crc(header, crc, &mut self.header).ok_or_else(|| {
@@ -99,12 +100,7 @@ impl<W: Write + Send> ChunkSink for FileChunks<W> {
         }
         let chunk = Arc::new(Mutex::new(TrackedWrite::new(Vec::new())));
         self.open.push(chunk.clone());
-        Box::new(ChunkPageWriter {
-            chunk,
-            checksums: self.checksums,
-            scratch: TrackedWrite::new(Vec::new()),
-            header: Vec::new(),
-        })
+        Box::new(ChunkPageWriter { chunk, checksums: self.checksums, scratch: None, header: Vec::new() })
     }
 
     fn end_row_group(&mut self, _rows: usize, columns: Vec<ColumnCloseResult>) -> Result<()> {

@@ -16,8 +16,9 @@ const I32: u8 = 5;
 const STRUCT: u8 = 12;
 
 /// `header` (a serialized `PageHeader` without a checksum) with `crc` as
-/// its field 4, appended to `out`; `None` (and `out` unchanged) when the
-/// header is not laid out as described above.
+/// its field 4, appended to `out` (a header that has a field 4 already is
+/// appended as it is); `None` (and `out` unchanged) when the header is not
+/// laid out as described above.
 pub(super) fn with_crc(header: &[u8], crc: u32, out: &mut Vec<u8>) -> Option<()> {
     // Fields 1 to 3: a short-form i32 field byte (delta 1) and a varint each.
     let mut at = 0;
@@ -30,6 +31,11 @@ pub(super) fn with_crc(header: &[u8], crc: u32, out: &mut Vec<u8>) -> Option<()>
         at += len;
     }
     let next = *header.get(at)?;
+    if next == (1 << 4 | I32) {
+        // Field 4 already: a version of the crate that writes checksums.
+        out.extend_from_slice(header);
+        return Some(());
+    }
     let (delta, ty) = (next >> 4, next & 0x0f);
     // Field 5, 6, 7 or 8 follows field 3: a delta of 2 to 5.
     if ty != STRUCT || !(2..=5).contains(&delta) {
@@ -78,13 +84,15 @@ mod tests {
     }
 
     #[test]
-    fn an_unexpected_layout_is_refused() {
+    fn a_header_with_a_checksum_already_is_kept_and_an_unexpected_layout_refused() {
         let mut out = Vec::new();
-        // A header that already has field 4.
         let with_field_4 = [0x15, 0x00, 0x15, 0x02, 0x15, 0x02, 0x15, 0x00, 0x1c, 0x00, 0x00];
-        assert_eq!(with_field_4.len(), 11);
-        assert!(with_crc(&with_field_4, 1, &mut out).is_none());
-        assert!(with_crc(&DATA_PAGE[..5], 1, &mut out).is_none());
+        with_crc(&with_field_4, 1, &mut out).unwrap();
+        assert_eq!(out, with_field_4);
+        out.clear();
+        // Cut after field 3; a field 3 that is not an i32; nothing.
+        assert!(with_crc(&DATA_PAGE[..7], 1, &mut out).is_none());
+        assert!(with_crc(&[0x15, 0x00, 0x15, 0x02, 0x16, 0x02, 0x2c], 1, &mut out).is_none());
         assert!(with_crc(&[], 1, &mut out).is_none());
         assert!(out.is_empty());
     }

@@ -746,8 +746,16 @@ impl Thrift {
 
 /// A page header: `kind` 0 data v1, 2 dictionary; `values` its num_values.
 fn page_header(kind: i32, uncompressed: i32, compressed: i32, values: i32, encoding: Encoding) -> Vec<u8> {
+    page_header_with_crc(kind, (uncompressed, compressed), values, encoding, None)
+}
+
+/// A page header as `page_header` makes it, with a CRC32 (field 4) if given.
+fn page_header_with_crc(kind: i32, sizes: (i32, i32), values: i32, encoding: Encoding, crc: Option<u32>) -> Vec<u8> {
     let mut t = Thrift::default();
-    t.begin(None).i32(1, kind).i32(2, uncompressed).i32(3, compressed);
+    t.begin(None).i32(1, kind).i32(2, sizes.0).i32(3, sizes.1);
+    if let Some(crc) = crc {
+        t.i32(4, crc as i32);
+    }
     if kind == 2 {
         t.begin(Some(7)).i32(1, values).i32(2, encoding as i32).end();
     } else {
@@ -901,8 +909,10 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
     expect_error("values beyond rows", flat_file(Compression::UNCOMPRESSED, lie), None, "values");
 
     // A page claiming fewer values than it holds (a flip in its header,
-    // which no checksum covers): it would decode as fewer levels.
-    let lie = page(0, 2, Encoding::PLAIN, &body);
+    // which its checksum does not cover): it would decode as fewer levels.
+    let size = body.len() as i32;
+    let mut lie = page_header_with_crc(0, (size, size), 2, Encoding::PLAIN, Some(crc32fast::hash(&body)));
+    lie.extend_from_slice(&body);
     let needle = "data pages hold 2 values, the column chunk's metadata says 3";
     expect_error("a value count below the footer's", flat_file(Compression::UNCOMPRESSED, lie), None, needle);
 

@@ -186,9 +186,13 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     /// (counted from 0 in the column chunk, the dictionary page first), so
     /// a damaged page is never decoded into wrong records. Pages written
     /// without a checksum (the format makes it optional) are read
-    /// unchecked. Turning it off saves one pass over the page bytes (and,
-    /// for a `File`, one more read of them); use it to salvage what a
-    /// damaged file still holds.
+    /// unchecked. In a column chunk whose pages have checksums, the value
+    /// counts of the data pages (which no checksum covers) must also add up
+    /// to the chunk's count in the footer. Turning this off skips both,
+    /// saves one pass over the page bytes (and, for a `File`, one more read
+    /// of them); use it to salvage what a damaged file still holds. (Should
+    /// another crate of the build turn on the `parquet` crate's own `crc`
+    /// feature, that crate checks the checksums too, whatever this says.)
     ///
     /// ```
     /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};

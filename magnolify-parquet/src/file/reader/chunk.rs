@@ -107,7 +107,9 @@ pub(super) struct ChunkChecks<'a> {
 /// is within the limits, its value count is plausible (never negative,
 /// within the level limit, and for a column that is not repeated at most the
 /// rows of the row group, since every row has exactly one value there), and
-/// its bytes match its CRC32 checksum when it has one and `checks` asks.
+/// its bytes match its CRC32 checksum when it has one and `checks` asks; in
+/// a chunk with checksums, the data pages' value counts must add up to the
+/// chunk's in the footer.
 pub(super) fn check_pages<R: ChunkReader>(
     reader: &R,
     (start, length): (u64, u64),
@@ -117,6 +119,7 @@ pub(super) fn check_pages<R: ChunkReader>(
     let mut offset = start;
     let mut page = 0;
     let mut values_seen: i64 = 0;
+    let mut checksummed = false;
     while offset < end {
         let left = end - offset;
         let located = || Location::column(checks.path).with_page(page);
@@ -152,6 +155,7 @@ pub(super) fn check_pages<R: ChunkReader>(
                 values_seen = values_seen.saturating_add(values as i64);
             }
         }
+        checksummed |= header.crc.is_some();
         if let (Some(stored), true) = (header.crc, checks.verify_checksums) {
             // `body` fits in the chunk, which fits in the file: a usize.
             let len = usize::try_from(body).map_err(|_| at(format!("compressed size {body}")))?;
@@ -171,8 +175,9 @@ pub(super) fn check_pages<R: ChunkReader>(
     }
     // A page header's value count is not covered by the page's checksum; a
     // changed one would decode as fewer or more levels, and records split
-    // elsewhere. The footer counts them too.
-    if values_seen != checks.values {
+    // elsewhere. The footer counts them too. Checked with the checksums only:
+    // some old writers (parquet-cpp before 2016) counted no nulls there.
+    if checksummed && checks.verify_checksums && values_seen != checks.values {
         return Err(Error::damaged(
             Location::column(checks.path),
             format!("the data pages hold {values_seen} values, the column chunk's metadata says {}", checks.values),

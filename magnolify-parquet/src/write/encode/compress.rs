@@ -34,9 +34,9 @@ impl Compressor {
         Ok(Some(match compression {
             Compression::SNAPPY => Compressor::Snappy(Box::new(snap::raw::Encoder::new())),
             Compression::GZIP(level) => Compressor::Gzip(flate2::Compression::new(level.compression_level())),
-            Compression::ZSTD(level) => Compressor::Zstd(Box::new(
-                zstd::bulk::Compressor::new(level.compression_level()).map_err(|e| ParquetError::External(e.into()))?,
-            )),
+            Compression::ZSTD(level) => {
+                Compressor::Zstd(Box::new(zstd::bulk::Compressor::new(level.compression_level()).map_err(codec_error)?))
+            }
             Compression::LZ4_RAW => Compressor::Lz4Raw,
             Compression::UNCOMPRESSED => return Ok(None),
             other => return Err(ParquetError::NYI(format!("{other} pages are written by the parquet crate"))),
@@ -45,35 +45,39 @@ impl Compressor {
 
     /// Appends the compressed `input` to `out`.
     pub(crate) fn compress(&mut self, input: &[u8], out: &mut Vec<u8>) -> ParquetResult<()> {
-        let external = |e: std::io::Error| ParquetError::External(e.into());
         match self {
             Compressor::Snappy(encoder) => {
                 let start = out.len();
                 out.resize(start + snap::raw::max_compress_len(input.len()), 0);
-                let n = encoder.compress(input, &mut out[start..]).map_err(|e| ParquetError::External(e.into()))?;
+                let n = encoder.compress(input, &mut out[start..]).map_err(codec_error)?;
                 out.truncate(start + n);
             }
             Compressor::Gzip(level) => {
                 let mut encoder = flate2::write::GzEncoder::new(out, *level);
-                encoder.write_all(input).map_err(external)?;
-                encoder.finish().map_err(external)?;
+                encoder.write_all(input).map_err(codec_error)?;
+                encoder.finish().map_err(codec_error)?;
             }
             Compressor::Zstd(compressor) => {
                 let start = out.len();
                 out.resize(start + zstd::zstd_safe::compress_bound(input.len()), 0);
-                let n = compressor.compress_to_buffer(input, &mut out[start..]).map_err(external)?;
+                let n = compressor.compress_to_buffer(input, &mut out[start..]).map_err(codec_error)?;
                 out.truncate(start + n);
             }
             Compressor::Lz4Raw => {
                 let start = out.len();
                 out.resize(start + lz4_flex::block::get_maximum_output_size(input.len()), 0);
-                let n = lz4_flex::block::compress_into(input, &mut out[start..])
-                    .map_err(|e| ParquetError::External(e.into()))?;
+                let n = lz4_flex::block::compress_into(input, &mut out[start..]).map_err(codec_error)?;
                 out.truncate(start + n);
             }
         }
         Ok(())
     }
+}
+
+/// A codec's failure: the codecs report it as an `io::Error`, but it is not
+/// one of the sink (which `Error::Io` means), so it goes on as the crate's.
+fn codec_error(e: impl std::fmt::Display) -> ParquetError {
+    ParquetError::General(format!("compression failed: {e}"))
 }
 
 #[cfg(test)]
