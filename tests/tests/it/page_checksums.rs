@@ -23,6 +23,9 @@ use test_kit::to_json_struct;
 
 type Builder = WriterBuilder<Derived<Event>, Event>;
 
+/// Settings on top of a codec.
+type Tune = fn(Builder) -> Builder;
+
 /// A file of `records` in two row groups, written with `codec`, the
 /// default settings otherwise (checksums on) unless `tune` changes them.
 fn written(records: &[Event], codec: Compression, tune: impl FnOnce(Builder) -> Builder) -> Bytes {
@@ -89,15 +92,21 @@ fn flipped(file: &Bytes, byte: usize, bit: u32) -> Bytes {
 }
 
 /// Every single-bit flip in every column chunk, of files written with the
-/// default settings and with zstd: an error or the original records, never
-/// different ones. Without checksums (the same files, unchecked) most flips
+/// default settings, with zstd, and in data pages v2 (snappy, small pages):
+/// an error or the original records, never different ones. Without checksums (the same files, unchecked) most flips
 /// in page bodies give different records: the tally shows what the
 /// checksums catch.
 #[test]
 fn every_bit_flip_inside_a_column_chunk_is_an_error_or_the_original_records() {
     let records = events(40);
-    for (name, codec) in [("default", Compression::UNCOMPRESSED), ("zstd", Compression::ZSTD(ZstdLevel::default()))] {
-        let file = written(&records, codec, |b| b);
+    let v2 = |b: Builder| b.writer_version(WriterVersion::PARQUET_2_0).data_page_rows(8);
+    let configs: [(&str, Compression, Tune); 3] = [
+        ("default", Compression::UNCOMPRESSED, |b| b),
+        ("zstd", Compression::ZSTD(ZstdLevel::default()), |b| b),
+        ("v2 snappy, pages of 8 rows", Compression::SNAPPY, v2),
+    ];
+    for (name, codec, tune) in configs {
+        let file = written(&records, codec, tune);
         let (mut checked, mut unchecked) = (Tally::default(), Tally::default());
         for (group, column, range) in chunks(&file) {
             for byte in range {
@@ -148,6 +157,7 @@ fn a_damaged_page_is_named_by_row_group_column_and_page() {
                 .and_then(|b| b.build::<Event>())
                 .and_then(|r| r.collect::<magnolify_parquet::Result<Vec<_>>>())
                 .expect_err("a damaged page");
+            assert!(matches!(error, magnolify_parquet::Error::Damaged { .. }), "{error:?}");
             let message = error.to_string();
             let location = error.location().expect("a location");
             assert_eq!(location.row_group, Some(group), "{message}");
