@@ -115,3 +115,24 @@ fn failures_leave_no_output() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bad_usage_is_exit_2_with_the_usage() {
+    let input = fixtures_dir().join("avro/primitives.avro");
+    for args in [vec!["avro2parquet".as_ref(), input.as_os_str()], vec!["parquet2avro".as_ref()]] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("required arguments were not provided"), "{stderr}");
+        assert!(stderr.contains("Usage: magnolify-parquet"), "{stderr}");
+    }
+    let out = run(&[
+        "avro2parquet".as_ref(),
+        input.as_os_str(),
+        "out.parquet".as_ref(),
+        "--codec".as_ref(),
+        "brotli".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!std::path::Path::new("out.parquet").exists());
+}
