@@ -46,7 +46,6 @@ macro_rules! seed_layout {
         /// The seed record: 12 leaf columns, levels (0,0) for `b, i, s, r.*`,
         /// (0,1) for `o.*` and (1,1) for the list's leaves.
         #[derive(magnolify_parquet::ParquetType, super::Serialize, super::Deserialize, Clone, Debug, PartialEq)]
-        #[parquet(list = $layout)]
         pub struct Nested {
             /// A flag.
             pub b: bool,
@@ -58,7 +57,8 @@ macro_rules! seed_layout {
             pub r: Required,
             /// An optional group.
             pub o: Option<Required>,
-            /// A list of groups.
+            /// A list of groups, in the module's layout.
+            #[parquet(list = $layout)]
             pub l: Vec<Required>,
         }
         crate::to_json_struct!(Nested { "b" => b, "i" => i, "s" => s, "r" => r, "o" => o, "l" => l });
