@@ -96,7 +96,7 @@ impl<'s> Front<'s> {
             let name = full.fullname(None);
             return Err(format!("recursive Avro schemas have no Parquet form: {name} contains itself"));
         }
-        let name = self.struct_names.reserve(hint.unwrap_or(&r.name.name));
+        let name = self.struct_names.reserve(hint.unwrap_or(&r.name.name), None);
         let slot = self.structs.len();
         self.structs.push(None);
         self.stack.push(full.clone());
@@ -139,13 +139,13 @@ impl<'s> Front<'s> {
         if let Some(name) = self.made.get(&full) {
             return name.clone();
         }
-        let name = self.struct_names.reserve(&e.name.name);
+        let name = self.struct_names.reserve(&e.name.name, None);
         let mut variant_names = StructNames::default();
         let variants = e
             .symbols
             .iter()
             .map(|symbol| {
-                let ident = variant_names.reserve(symbol);
+                let ident = variant_names.reserve(symbol, None);
                 let rename = (ident != *symbol).then(|| symbol.clone());
                 (ident, rename)
             })
@@ -291,7 +291,7 @@ impl<'s> Front<'s> {
                 Ok(wrap(inner))
             }
             _ => {
-                let name = self.struct_names.reserve(&format!("{}Union", camel_case(hint)));
+                let name = self.struct_names.reserve(&format!("{}Union", camel_case(hint)), None);
                 let slot = self.structs.len();
                 self.structs.push(None);
                 let mut items = Vec::new();

@@ -68,6 +68,9 @@ pub fn model(message: &Type, root_name: Option<&str>) -> Result<Model, CodegenEr
 struct Front {
     structs: Vec<Option<StructDef>>,
     names: StructNames,
+    /// The names of the structs being built, outermost first: a taken name
+    /// is made unique with its parent's in front.
+    open: Vec<String>,
 }
 
 impl Front {
@@ -80,7 +83,21 @@ impl Front {
         path: Option<&str>,
         depth: usize,
     ) -> Result<String, String> {
-        let name = self.names.reserve(hint);
+        let name = self.names.reserve(hint, self.open.last().map(String::as_str));
+        self.open.push(name.clone());
+        let built = self.group_fields(group, name, path, depth);
+        self.open.pop();
+        built
+    }
+
+    /// The fields of the group whose struct is `name`, as [`Front::group_struct`].
+    fn group_fields(
+        &mut self,
+        group: &FileNode<'_>,
+        name: String,
+        path: Option<&str>,
+        depth: usize,
+    ) -> Result<String, String> {
         let slot = self.structs.len();
         self.structs.push(None);
         let fields = group.children();

@@ -181,13 +181,20 @@ pub struct StructNames {
 
 impl StructNames {
     /// A fresh struct name from `name` (already UpperCamelCase or not).
-    pub fn reserve(&mut self, name: &str) -> String {
+    /// Taken names fall back first on the path: `parent` (the enclosing
+    /// struct's name) in front, so that a group `option` inside `Inner` is
+    /// `InnerOption`; only when that is taken too does a number follow.
+    pub fn reserve(&mut self, name: &str, parent: Option<&str>) -> String {
         let base = camel_case(name);
         let taken = |n: &str| self.used.contains(n) || RESERVED_TYPE_NAMES.contains(&n);
-        let chosen = if taken(&base) {
-            (2..).map(|n| format!("{base}{n}")).find(|c| !taken(c)).unwrap_or_default()
-        } else {
-            base
+        let scoped = parent.map(|p| format!("{p}{base}"));
+        let chosen = match scoped {
+            _ if !taken(&base) => base,
+            Some(scoped) if !taken(&scoped) => scoped,
+            scoped => {
+                let stem = scoped.unwrap_or(base);
+                (2..).map(|n| format!("{stem}{n}")).find(|c| !taken(c)).unwrap_or_default()
+            }
         };
         self.used.insert(chosen.clone());
         chosen
@@ -310,10 +317,20 @@ mod tests {
     #[test]
     fn struct_names_are_unique_and_avoid_prelude_names() {
         let mut names = StructNames::default();
-        assert_eq!(names.reserve("address"), "Address");
-        assert_eq!(names.reserve("Address"), "Address2");
-        assert_eq!(names.reserve("option"), "Option2");
-        assert_eq!(names.reserve("self"), "Self2");
-        assert_eq!(names.reserve("vec"), "Vec2");
+        assert_eq!(names.reserve("address", None), "Address");
+        assert_eq!(names.reserve("Address", None), "Address2");
+        assert_eq!(names.reserve("option", None), "Option2");
+        assert_eq!(names.reserve("self", None), "Self2");
+        assert_eq!(names.reserve("vec", None), "Vec2");
+    }
+
+    #[test]
+    fn taken_struct_names_take_their_parent_first() {
+        let mut names = StructNames::default();
+        assert_eq!(names.reserve("address", Some("Order")), "Address");
+        assert_eq!(names.reserve("address", Some("Customer")), "CustomerAddress");
+        assert_eq!(names.reserve("option", Some("Inner")), "InnerOption");
+        assert_eq!(names.reserve("option", Some("Inner")), "InnerOption2");
+        assert_eq!(names.reserve("address", None), "Address2");
     }
 }
