@@ -8,7 +8,8 @@
 //! * [`codegen`]: `#[derive(ParquetType)]` structs for a file's schema or
 //!   an Avro schema;
 //! * [`describe`]: the text of `schema FILE`;
-//! * [`engines`]: which columns Spark, DuckDB, pyarrow or Trino cannot read,
+//! * [`engines`]: the text of `check`, from the library's rules on which
+//!   columns Spark, DuckDB, pyarrow or Trino cannot read,
 //!   or read differently;
 //! * [`avro`]: deterministic conversions between Avro and Parquet files;
 //! * [`input`], [`shape`], [`progress`], [`error`]: opening files, reading

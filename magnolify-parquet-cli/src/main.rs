@@ -82,6 +82,10 @@ enum Command {
         /// Name of the root struct (default: the message or record name).
         #[arg(long)]
         name: Option<String>,
+        /// Note on each field what this engine cannot read, or reads
+        /// differently (the findings of `check`); repeat for several.
+        #[arg(long = "engine", value_name = "ENGINE", value_parser = parse_engine, conflicts_with = "avro")]
+        engines: Vec<Engine>,
     },
     /// List the columns an engine cannot read, or reads differently; exits 1
     /// when some column is unreadable.
@@ -170,7 +174,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
             let stdout = std::io::stdout().lock();
             cat::print(&file, converter, limit, &mut std::io::BufWriter::new(stdout))?;
         }
-        Command::Codegen { file, avro, three_level, name } => {
+        Command::Codegen { file, avro, three_level, name, engines } => {
             let code = match (file, avro) {
                 (_, Some(path)) => {
                     let text = std::fs::read_to_string(&path).map_err(|e| CliError::io(&path, e))?;
@@ -184,7 +188,11 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                 }
                 (Some(file), None) => {
                     let meta = input::read_metadata(&file)?;
-                    let opts = codegen_options(&file, name.as_deref(), "", false);
+                    let mut opts = codegen_options(&file, name.as_deref(), "", false);
+                    for engine in &engines {
+                        opts.command.push_str(&format!(" --engine {engine}"));
+                    }
+                    opts.engines = engines;
                     codegen::generate(meta.file_metadata().schema(), &opts)
                         .map_err(|source| CliError::Codegen { path: file.clone(), source })?
                 }
@@ -249,5 +257,5 @@ fn codegen_options(path: &Path, name: Option<&str>, flag: &str, three_level: boo
     if let Some(name) = name {
         command.push_str(&format!(" --name {name}"));
     }
-    CodegenOptions { root_name: name.map(str::to_owned), source, command }
+    CodegenOptions { root_name: name.map(str::to_owned), source, command, engines: Vec::new() }
 }

@@ -136,3 +136,29 @@ fn bad_usage_is_exit_2_with_the_usage() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!std::path::Path::new("out.parquet").exists());
 }
+
+/// `schema` on a file `avro2parquet` wrote pretty-prints the Avro schema
+/// it embedded: parsed back, it is the Avro file's schema.
+#[test]
+fn schema_shows_the_embedded_avro_schema() {
+    let dir = temp_dir("avro-schema");
+    for (avro, flags) in avro_fixtures() {
+        let parquet = dir.join("embedded.parquet");
+        let mut args = vec!["avro2parquet", avro.to_str().expect("path"), parquet.to_str().expect("path")];
+        args.extend_from_slice(flags);
+        convert(&args);
+        let out = run(&["schema".as_ref(), parquet.as_os_str()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        let block: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != "  parquet.avro.schema:")
+            .skip(1)
+            .take_while(|l| l.starts_with("    "))
+            .collect();
+        assert!(block.len() > 3, "{avro:?}: one line per JSON token, pretty-printed: {text}");
+        let shown = Schema::parse_str(&block.join("\n")).expect("the shown schema parses");
+        assert_eq!(shown.canonical_form(), read_avro(&avro).0.canonical_form(), "{avro:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -55,6 +55,7 @@ mod codec;
 pub mod convert;
 mod decimal_bytes;
 mod derive_support;
+pub mod engines;
 mod error;
 mod field;
 pub mod file;

@@ -43,6 +43,7 @@ fn opts() -> CodegenOptions {
         root_name: None,
         source: "shop.avsc".to_owned(),
         command: "magnolify-parquet codegen --avro shop.avsc".to_owned(),
+        engines: Vec::new(),
     }
 }
 

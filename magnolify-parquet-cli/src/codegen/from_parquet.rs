@@ -22,6 +22,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use magnolify_parquet::convert::{Annotation, FileNode, MapShape};
+use magnolify_parquet::engines::{self, Engine, Finding};
 use parquet::basic::{Repetition, Type as Physical};
 use parquet::schema::types::{SchemaDescriptor, Type};
 
@@ -38,7 +39,7 @@ const MAX_DEFAULT_ARRAY_LEN: usize = 32;
 
 /// Builds the model of `message`, the root struct named `root_name` (or
 /// after the message).
-pub fn model(message: &Type, root_name: Option<&str>) -> Result<Model, CodegenError> {
+pub fn model(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Result<Model, CodegenError> {
     if !message.is_group() {
         return Err(CodegenError::NotAMessage);
     }
@@ -46,7 +47,8 @@ pub fn model(message: &Type, root_name: Option<&str>) -> Result<Model, CodegenEr
         return Err(CodegenError::NoColumns);
     }
     let descr = SchemaDescriptor::new(Arc::new(message.clone()));
-    let mut front = Front::default();
+    let findings = engines.iter().flat_map(|&e| engines::check(message, e)).map(|f| (f, false)).collect();
+    let mut front = Front { findings, ..Front::default() };
     let hint = match root_name {
         Some(name) => name,
         None if message.name().is_empty() => "Record",
@@ -71,6 +73,9 @@ struct Front {
     /// The names of the structs being built, outermost first: a taken name
     /// is made unique with its parent's in front.
     open: Vec<String>,
+    /// What the engines asked for find, and whether a field has noted it:
+    /// the innermost field whose path holds the column notes it.
+    findings: Vec<(Finding, bool)>,
 }
 
 impl Front {
@@ -178,6 +183,25 @@ impl Front {
             None => format!("Parquet: `{}`", comment_text(name)),
         }];
         let mut notes = std::mem::take(&mut cx.notes);
+        // The fields inside this one have taken theirs already.
+        for (finding, noted) in self.findings.iter_mut().filter(|(_, noted)| !noted) {
+            let within =
+                finding.column.strip_prefix(path.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'));
+            if within {
+                *noted = true;
+                let column = if finding.column == path {
+                    String::new()
+                } else {
+                    format!(" (`{}`)", comment_text(&finding.column))
+                };
+                notes.push(format!(
+                    "{}: {}{column}: {}",
+                    finding.engine,
+                    finding.severity,
+                    comment_text(&finding.reason)
+                ));
+            }
+        }
         let mut attrs = FieldAttrs::default();
         if let Some(why) = cx.unsupported {
             // `skip` combines with no other attribute.

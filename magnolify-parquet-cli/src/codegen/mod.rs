@@ -15,6 +15,7 @@ mod render;
 
 use std::collections::BTreeSet;
 
+use magnolify_parquet::engines::{self, Engine, Severity};
 use magnolify_parquet::ListLayout;
 use parquet::schema::types::Type;
 
@@ -50,12 +51,17 @@ pub struct CodegenOptions {
     pub source: String,
     /// The command that generated the code, for the header.
     pub command: String,
+    /// Engines whose findings (what `check` prints) are noted on the fields
+    /// they concern, with the columns an engine cannot read counted in the
+    /// header. Parquet schemas only.
+    pub engines: Vec<Engine>,
 }
 
 /// Builds the model of a Parquet schema `message`: one struct per group,
-/// the record first.
-pub fn model_from_parquet(message: &Type, root_name: Option<&str>) -> Result<Model, CodegenError> {
-    from_parquet::model(message, root_name)
+/// the record first; each field notes what `engines` cannot read, or read
+/// differently, in it.
+pub fn model_from_parquet(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Result<Model, CodegenError> {
+    from_parquet::model(message, root_name, engines)
 }
 
 /// Builds the model of the Avro record `schema`, arrays in list layout
@@ -85,8 +91,22 @@ pub fn render_model(model: &Model, opts: &CodegenOptions, origin: Origin) -> Str
 /// Rust source with `#[derive(ParquetType)]` structs that read files of the
 /// Parquet schema `message` with magnolify-parquet.
 pub fn generate(message: &Type, opts: &CodegenOptions) -> Result<String, CodegenError> {
-    let model = model_from_parquet(message, opts.root_name.as_deref())?;
-    Ok(render_model(&model, opts, Origin::Parquet))
+    let model = model_from_parquet(message, opts.root_name.as_deref(), &opts.engines)?;
+    let mut header = header(&model, opts, Origin::Parquet);
+    for &engine in &opts.engines {
+        let findings = engines::check(message, engine);
+        let unreadable = findings.iter().filter(|f| f.severity == Severity::Unreadable).count();
+        let different = findings.len() - unreadable;
+        header.push(match (unreadable, different) {
+            (0, 0) => format!("{engine}: every column reads as the schema says."),
+            (0, _) => format!("{engine}: {different} read differently, noted on the fields."),
+            _ => format!(
+                "{engine}: {unreadable} unreadable, {different} read differently, noted on the fields \
+                 (`WriterBuilder::readable_by(Engine::{engine:?})` refuses the unreadable when writing)."
+            ),
+        });
+    }
+    Ok(render::render(&model, &header))
 }
 
 /// Rust source with `#[derive(ParquetType)]` types that read the Parquet

@@ -9,6 +9,8 @@ use std::sync::Arc;
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::Type;
 
+use magnolify_parquet::engines::Engine;
+
 use super::{generate, CodegenError, CodegenOptions};
 
 fn opts() -> CodegenOptions {
@@ -16,6 +18,7 @@ fn opts() -> CodegenOptions {
         root_name: None,
         source: "data.parquet".to_owned(),
         command: "magnolify-parquet codegen data.parquet".to_owned(),
+        engines: Vec::new(),
     }
 }
 
@@ -200,6 +203,43 @@ fn long_lines_are_laid_out_as_rustfmt_does() {
         ));
     }
     let code = gen(&format!("message m {{ {fields} }}"));
+    assert_rustfmt_clean(&code);
+}
+
+/// Each finding of the engines asked for is noted once, on the innermost
+/// field whose path holds its column; the header counts them.
+#[test]
+fn engine_findings_are_noted_on_their_fields() {
+    let schema = parse(
+        "message m {
+           required fixed_len_byte_array(16) id (UUID);
+           required group inner { required fixed_len_byte_array(2) ratio (FLOAT16); required int32 n; }
+           optional group at (LIST) { repeated group list { required int64 element (TIMESTAMP(NANOS,true)); } }
+           required int64 big (INTEGER(64,false));
+         }",
+    );
+    let code = generate(&schema, &CodegenOptions { engines: vec![Engine::Spark, Engine::PyArrow], ..opts() })
+        .expect("generated");
+    let notes: Vec<&str> = code.lines().filter(|l| l.contains("spark: ") || l.contains("pyarrow: ")).collect();
+    assert_eq!(
+        notes,
+        [
+            "// spark: 3 unreadable, 1 read differently, noted on the fields \
+             (`WriterBuilder::readable_by(Engine::Spark)` refuses the unreadable when writing).",
+            "// pyarrow: 1 read differently, noted on the fields.",
+            "    /// spark: unreadable: Spark has no UUID type: \"Illegal Parquet type: FIXED_LEN_BYTE_ARRAY (UUID)\"",
+            "    /// pyarrow: different: UUID reads as fixed_size_binary(16) (arrow.uuid only with \
+             arrow_extensions_enabled=True)",
+            "    /// spark: unreadable (`at.list.element`): TIMESTAMP(NANOS) is refused; with \
+             spark.sql.legacy.parquet.nanosAsLong=true it reads as BIGINT nanoseconds",
+            "    /// spark: different: UINT_64 reads as DECIMAL(20,0): Spark has no unsigned types",
+            "    /// spark: unreadable: Spark has no FLOAT16 type: \"Illegal Parquet type\"",
+        ],
+        "{code}"
+    );
+    assert!(code.contains(
+        "    /// spark: unreadable: Spark has no FLOAT16 type: \"Illegal Parquet type\"\n    pub ratio: half::f16,"
+    ));
     assert_rustfmt_clean(&code);
 }
 

@@ -13,6 +13,7 @@ use parquet::file::writer::SerializedFileWriter;
 
 use super::atomic::AtomicFile;
 use super::chunks::{FileChunks, Sink};
+use crate::engines::{require_readable, Engine};
 use crate::error::{Error, Result};
 use crate::record::{Derived, ParquetRecord, RecordWrite};
 use crate::write::{RecordWriter, DEFAULT_WRITE_BATCH};
@@ -55,6 +56,7 @@ pub struct WriterBuilder<C: RecordWrite, T = <C as RecordWrite>::Record<'static>
     threads: usize,
     key_values: Vec<KeyValue>,
     page_checksums: bool,
+    readable_by: Vec<Engine>,
     _record: PhantomData<fn(&T)>,
 }
 
@@ -78,6 +80,7 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
             threads: crate::read::default_threads(),
             key_values: Vec::new(),
             page_checksums: true,
+            readable_by: Vec::new(),
             _record: PhantomData,
         }
     }
@@ -196,6 +199,42 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
         self
     }
 
+    /// Refuses, when the writer is made, a schema with a column `engine`
+    /// cannot read (by the rules of [`crate::engines`], the command-line
+    /// tool's `check`): the error names each such column, why, and what to
+    /// change. Columns the engine reads as another type (unsigned integers
+    /// in Spark, for example) pass. Call it once per engine that will read
+    /// the files.
+    ///
+    /// ```
+    /// use magnolify_parquet::engines::Engine;
+    /// use magnolify_parquet::{Error, ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Reading { sensor: String, value: f64, raw: u64 }
+    ///
+    /// // Spark reads `raw` as DECIMAL(20,0): readable.
+    /// let w = ParquetWriter::<Reading, _>::builder().readable_by(Engine::Spark).build(Vec::new());
+    /// assert!(w.is_ok());
+    ///
+    /// # #[cfg(feature = "uuid")] {
+    /// #[derive(ParquetType)]
+    /// struct Tagged { id: uuid::Uuid, value: f64 }
+    ///
+    /// let refused = ParquetWriter::<Tagged, _>::builder().readable_by(Engine::Spark).build(Vec::new());
+    /// let Err(Error::Schema { location, message }) = refused else { panic!("Spark has no UUID type") };
+    /// assert_eq!(location.column.as_deref(), Some("id"));
+    /// assert!(message.starts_with("spark cannot read column `id`: Spark has no UUID type"), "{message}");
+    /// # }
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn readable_by(mut self, engine: Engine) -> Self {
+        if !self.readable_by.contains(&engine) {
+            self.readable_by.push(engine);
+        }
+        self
+    }
+
     /// A key/value pair for the footer.
     pub fn key_value(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.key_values.push(KeyValue::new(key.into(), value.into()));
@@ -297,14 +336,16 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         sink: W,
         commit: Option<fn(&mut W) -> io::Result<()>>,
     ) -> Result<Self> {
-        let WriterBuilder { converter, props, batch, threads, key_values, page_checksums, .. } = builder;
+        let WriterBuilder { converter, props, batch, threads, key_values, page_checksums, readable_by, .. } = builder;
+        let schema = converter.schema()?;
+        require_readable(&schema, &readable_by)?;
         // The converter's pairs, then those set on the properties, then the builder's.
         let props = props.build();
         let mut all = converter.key_value_metadata();
         all.extend(props.key_value_metadata().into_iter().flatten().cloned());
         all.extend(key_values);
         let props = Arc::new(props.into_builder().set_key_value_metadata((!all.is_empty()).then_some(all)).build());
-        let file = SerializedFileWriter::new(Sink(Some(sink)), converter.schema()?, props.clone())?;
+        let file = SerializedFileWriter::new(Sink(Some(sink)), schema, props.clone())?;
         let inner =
             RecordWriter::new(converter, props, batch, FileChunks::new(file, page_checksums))?.with_threads(threads)?;
         Ok(ParquetWriter { inner, commit, _record: PhantomData })

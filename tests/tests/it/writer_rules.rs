@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use bytes::Bytes;
 use magnolify_parquet::convert::{ColumnSink, RecordSchema, RecordWrite, WriteAt};
+use magnolify_parquet::engines::Engine;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::TypePtr;
@@ -273,4 +274,68 @@ fn every_codec_and_encoding_a_writer_takes_reads_back() {
             assert_eq!(back, rows, "{codec}, {column} in {encoding}");
         }
     }
+}
+
+/// Columns Spark or Trino cannot read, one kind each, beside ones they read.
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct ForEngines {
+    name: String,
+    /// Spark: no UUID type.
+    id: uuid::Uuid,
+    /// Spark and Trino: no FLOAT16.
+    ratio: half::f16,
+    /// Spark: TIMESTAMP(NANOS) refused.
+    #[parquet(timestamp = "nanos")]
+    at: chrono::NaiveDateTime,
+    /// Spark: read as DECIMAL(20,0), which passes.
+    count: u64,
+}
+
+#[test]
+fn readable_by_refuses_a_schema_an_engine_cannot_read_before_writing_anything() {
+    let dir = scratch("readable-by");
+    let path = dir.join("events.parquet");
+    let refused = ParquetWriter::<ForEngines, _>::builder()
+        .readable_by(Engine::Spark)
+        .readable_by(Engine::Trino)
+        .create(&path)
+        .err()
+        .expect("Spark cannot read the schema");
+    let Error::Schema { location, message } = &refused else { panic!("{refused:?}") };
+    assert_eq!(location.column.as_deref(), Some("id"));
+    // Every column refused, by engine, in schema order.
+    let named: Vec<&str> = message
+        .match_indices(" cannot read column `")
+        .map(|(at, _)| {
+            let engine = message[..at].rsplit(' ').next().unwrap_or("");
+            let column = message[at..].split('`').nth(1).unwrap_or("");
+            &message[at - engine.len()..at + " cannot read column `".len() + column.len() + 1]
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "spark cannot read column `id`",
+            "spark cannot read column `ratio`",
+            "spark cannot read column `at`",
+            "trino cannot read column `ratio`",
+        ],
+        "{message}"
+    );
+    assert!(message.ends_with("or drop `readable_by(Engine::Spark)` from the writer's settings"), "{message}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing is left in the folder");
+
+    // pyarrow reads every one of them; so does DuckDB.
+    let rows = [ForEngines {
+        name: "a".into(),
+        id: uuid::Uuid::from_u128(7),
+        ratio: half::f16::from_f32(0.5),
+        at: chrono::DateTime::from_timestamp(1_700_000_000, 5).unwrap().naive_utc(),
+        count: u64::MAX,
+    }];
+    let builder = ParquetWriter::<ForEngines, _>::builder().readable_by(Engine::PyArrow).readable_by(Engine::DuckDb);
+    let file = file_with(builder, &rows).expect("pyarrow and DuckDB read every column");
+    let back: Vec<ForEngines> = ParquetReader::new(file).unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(back, rows);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,5 +1,21 @@
-//! `engines`: which columns of a schema an engine cannot read, or reads
-//! differently from what the schema says, with the reason.
+//! Which columns of a schema a query engine cannot read, or reads
+//! differently from what the schema says, with the reason: what the
+//! command-line tool's `check` prints, and what
+//! [`WriterBuilder::readable_by`](crate::WriterBuilder::readable_by) refuses.
+//!
+//! ```
+//! use magnolify_parquet::engines::{check, Engine, Severity};
+//! use magnolify_parquet::parquet::schema::parser::parse_message_type;
+//!
+//! let schema = parse_message_type(
+//!     "message m { required fixed_len_byte_array(16) id (UUID); required int64 n (INTEGER(64,false)); }",
+//! )?;
+//! let findings = check(&schema, Engine::Spark);
+//! let columns: Vec<(&str, Severity)> = findings.iter().map(|f| (f.column.as_str(), f.severity)).collect();
+//! assert_eq!(columns, [("id", Severity::Unreadable), ("n", Severity::Different)]);
+//! assert_eq!(findings[1].to_string(), "n: different: UINT_64 reads as DECIMAL(20,0): Spark has no unsigned types");
+//! # Ok::<(), magnolify_parquet::parquet::errors::ParquetError>(())
+//! ```
 //!
 //! The rules come from each engine's own schema conversion code or
 //! documentation; each rule cites its source next to it. They describe the
@@ -17,10 +33,13 @@ use std::str::FromStr;
 
 use parquet::schema::types::Type;
 
-pub use node::Node;
+use crate::error::{Error, Location, Result};
+use node::Node;
 
-/// A query engine whose Parquet support is known.
+/// A query engine whose Parquet support is known (more may come: match
+/// with a wildcard arm).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Engine {
     /// Apache Spark SQL (its built-in Parquet data source).
     Spark,
@@ -132,19 +151,26 @@ pub fn check(message: &Type, engine: Engine) -> Vec<Finding> {
     out
 }
 
-/// The text `check` prints: a summary line, then one line per finding.
-pub fn report(engine: Engine, findings: &[Finding]) -> String {
-    let unreadable = findings.iter().filter(|f| f.severity == Severity::Unreadable).count();
-    let different = findings.len() - unreadable;
-    let mut out = if findings.is_empty() {
-        format!("{engine}: every column reads as the schema says\n")
-    } else {
-        format!("{engine}: {unreadable} unreadable, {different} read differently\n")
-    };
-    for f in findings {
-        out.push_str(&format!("  {f}\n"));
+/// `Ok` if each of `engines` reads every column of `message` (perhaps as
+/// another type: [`Severity::Different`] passes); else an
+/// [`Error::Schema`] at the first column one cannot read, naming every such
+/// column and the two ways out.
+pub(crate) fn require_readable(message: &Type, engines: &[Engine]) -> Result<()> {
+    let refused: Vec<Finding> = engines
+        .iter()
+        .flat_map(|&engine| check(message, engine))
+        .filter(|f| f.severity == Severity::Unreadable)
+        .collect();
+    let Some(first) = refused.first() else { return Ok(()) };
+    let mut message = format!("{} cannot read column `{}`: {}", first.engine, first.column, first.reason);
+    for f in &refused[1..] {
+        message.push_str(&format!("; {} cannot read column `{}`: {}", f.engine, f.column, f.reason));
     }
-    out
+    message.push_str(&format!(
+        ". Change the field's type to one the engine reads, or drop `readable_by(Engine::{:?})` from the writer's settings",
+        first.engine
+    ));
+    Err(Error::Schema { location: Box::new(Location::column(first.column.clone())), message })
 }
 
 #[cfg(test)]

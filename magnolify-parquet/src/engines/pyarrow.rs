@@ -9,7 +9,7 @@ use super::Severity::Different;
 
 /// pyarrow's findings that one property of the node decides (it reads
 /// every other column as the schema says).
-pub const FLAGS: &[Flag] = &[
+pub(super) const FLAGS: &[Flag] = &[
     // FromByteArray: ENUM (like BSON and no annotation) is binary().
     (|n| n.is_enum(), Different, "ENUM reads as binary, not string"),
     // FromFLBA: UUID is fixed_size_binary(16) unless Arrow extension types

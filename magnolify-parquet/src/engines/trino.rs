@@ -5,7 +5,7 @@
 //! Source for every rule unless noted: `ColumnReaderFactory.create` in
 //! <https://github.com/trinodb/trino/blob/master/lib/trino-parquet/src/main/java/io/trino/parquet/reader/ColumnReaderFactory.java>
 
-use magnolify_parquet::TimeUnit;
+use crate::TimeUnit;
 
 use super::node::Node;
 use super::Flag;
@@ -16,7 +16,7 @@ use super::Severity::{self, Different, Unreadable};
 const MAX_DECIMAL_PRECISION: i32 = 38;
 
 /// Trino's findings that one property of the node decides.
-pub const FLAGS: &[Flag] = &[
+pub(super) const FLAGS: &[Flag] = &[
     // FLOAT16 throws "Float16 type not supported"
     // (https://github.com/trinodb/trino/pull/21916).
     (|n| n.is_float16(), Unreadable, "FLOAT16 is not supported"),
@@ -26,7 +26,7 @@ pub const FLAGS: &[Flag] = &[
 ];
 
 /// Trino's other findings on one node.
-pub fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
+pub(super) fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
     // TimeType reads INT64 TIME(MICROS) only; other INT64 TIME columns read
     // as BIGINT, INT32 TIME(MILLIS) not at all.
     if let Some((unit, _)) = n.time() {

@@ -1,6 +1,6 @@
 //! Engine names, the report, and the rules of each engine on small schemas.
 
-use super::{check, report, Engine, Severity};
+use super::{check, Engine, Severity};
 use Engine::*;
 use Severity::*;
 
@@ -16,18 +16,6 @@ fn engines_parse_and_print() {
         assert_eq!(e.name().parse::<Engine>(), Ok(e));
     }
     assert!("presto".parse::<Engine>().is_err());
-}
-
-#[test]
-fn report_counts_findings() {
-    let message = parquet::schema::parser::parse_message_type(
-        "message m { required fixed_len_byte_array(16) id (UUID); required int64 n (INTEGER(64,false)); }",
-    )
-    .expect("schema parses");
-    let findings = check(&message, Engine::Spark);
-    let text = report(Engine::Spark, &findings);
-    assert!(text.starts_with("spark: 1 unreadable, 1 read differently\n  id: unreadable: "), "{text}");
-    assert_eq!(report(Engine::DuckDb, &[]), "duckdb: every column reads as the schema says\n");
 }
 
 /// (what the case shows, schema, the findings expected, in order).

@@ -1,25 +1,26 @@
 //! Schema nodes as the engine rules see them: a path and typed questions
 //! about the annotation ("is this a UUID?"), so each rule is one line. The
-//! annotation is read with magnolify-parquet's `Annotation`, which folds
+//! annotation is read with the crate's [`Annotation`], which folds
 //! logical and legacy converted types into one.
 
-use magnolify_parquet::convert::Annotation;
-use magnolify_parquet::TimeUnit;
 use parquet::basic::{Repetition, Type as Physical};
 use parquet::schema::types::Type;
 
+use crate::logical::Annotation;
+use crate::TimeUnit;
+
 /// A node of the schema, with its dotted path.
-pub struct Node<'a> {
+pub(super) struct Node<'a> {
     /// Dotted path from the root.
-    pub path: String,
+    pub(super) path: String,
     /// The node.
-    pub ty: &'a Type,
+    pub(super) ty: &'a Type,
 }
 
 impl<'a> Node<'a> {
     /// Every node under `message` (not the message itself), parents first.
     /// Iterative, so that no schema depth can overflow the stack.
-    pub fn walk(message: &'a Type) -> Vec<Node<'a>> {
+    pub(super) fn walk(message: &'a Type) -> Vec<Node<'a>> {
         let mut out = Vec::new();
         let mut stack: Vec<(String, &'a Type)> =
             message.get_fields().iter().rev().map(|f| (f.name().to_owned(), f.as_ref())).collect();
@@ -41,7 +42,7 @@ impl<'a> Node<'a> {
     }
 
     /// The physical type of a leaf.
-    pub fn physical(&self) -> Option<Physical> {
+    pub(super) fn physical(&self) -> Option<Physical> {
         match self.ty {
             Type::PrimitiveType { physical_type, .. } => Some(*physical_type),
             Type::GroupType { .. } => None,
@@ -49,37 +50,37 @@ impl<'a> Node<'a> {
     }
 
     /// UUID.
-    pub fn is_uuid(&self) -> bool {
+    pub(super) fn is_uuid(&self) -> bool {
         self.annotation() == Annotation::Uuid
     }
 
     /// FLOAT16.
-    pub fn is_float16(&self) -> bool {
+    pub(super) fn is_float16(&self) -> bool {
         self.annotation() == Annotation::Float16
     }
 
     /// ENUM.
-    pub fn is_enum(&self) -> bool {
+    pub(super) fn is_enum(&self) -> bool {
         self.annotation() == Annotation::Enum
     }
 
     /// BSON.
-    pub fn is_bson(&self) -> bool {
+    pub(super) fn is_bson(&self) -> bool {
         self.annotation() == Annotation::Bson
     }
 
     /// INTERVAL (converted: it has no logical type).
-    pub fn is_interval(&self) -> bool {
+    pub(super) fn is_interval(&self) -> bool {
         self.annotation() == Annotation::Interval
     }
 
     /// An INT96 leaf.
-    pub fn is_int96(&self) -> bool {
+    pub(super) fn is_int96(&self) -> bool {
         self.physical() == Some(Physical::INT96)
     }
 
     /// TIME: its unit and UTC flag (legacy TIME_* are adjusted to UTC).
-    pub fn time(&self) -> Option<(TimeUnit, bool)> {
+    pub(super) fn time(&self) -> Option<(TimeUnit, bool)> {
         match self.annotation() {
             Annotation::Time { unit, utc } => Some((unit, utc)),
             _ => None,
@@ -87,7 +88,7 @@ impl<'a> Node<'a> {
     }
 
     /// TIMESTAMP: its unit and UTC flag (legacy TIMESTAMP_* mean UTC).
-    pub fn timestamp(&self) -> Option<(TimeUnit, bool)> {
+    pub(super) fn timestamp(&self) -> Option<(TimeUnit, bool)> {
         match self.annotation() {
             Annotation::Timestamp { unit, utc } => Some((unit, utc)),
             _ => None,
@@ -95,7 +96,7 @@ impl<'a> Node<'a> {
     }
 
     /// Integer annotation: (bit width, signed).
-    pub fn integer(&self) -> Option<(i32, bool)> {
+    pub(super) fn integer(&self) -> Option<(i32, bool)> {
         match self.annotation() {
             Annotation::Integer { bits, signed } => Some((i32::from(bits), signed)),
             _ => None,
@@ -103,7 +104,7 @@ impl<'a> Node<'a> {
     }
 
     /// The precision of a DECIMAL leaf.
-    pub fn decimal_precision(&self) -> Option<i32> {
+    pub(super) fn decimal_precision(&self) -> Option<i32> {
         match self.annotation() {
             Annotation::Decimal { precision, .. } if !self.ty.is_group() => Some(precision),
             _ => None,
@@ -111,7 +112,7 @@ impl<'a> Node<'a> {
     }
 
     /// A MAP (or MAP_KEY_VALUE) group whose key/value group holds a key only.
-    pub fn is_key_only_map(&self) -> bool {
+    pub(super) fn is_key_only_map(&self) -> bool {
         if self.annotation() != Annotation::Map || !self.ty.is_group() {
             return false;
         }
@@ -125,6 +126,6 @@ impl<'a> Node<'a> {
 }
 
 /// A unit's name as the format spells it (`MILLIS`).
-pub fn unit_name(unit: TimeUnit) -> String {
+pub(super) fn unit_name(unit: TimeUnit) -> String {
     format!("{unit:?}").to_ascii_uppercase()
 }

@@ -3,7 +3,7 @@
 //! Source for every rule: `ParquetReader::DeriveLogicalType` in
 //! <https://github.com/duckdb/duckdb/blob/main/extension/parquet/parquet_reader.cpp>
 
-use magnolify_parquet::TimeUnit;
+use crate::TimeUnit;
 
 use super::node::Node;
 use super::Flag;
@@ -13,7 +13,7 @@ use super::Severity::{self, Different, Unreadable};
 const MAX_DECIMAL_PRECISION: i32 = 38;
 
 /// DuckDB's findings that one property of the node decides.
-pub const FLAGS: &[Flag] = &[
+pub(super) const FLAGS: &[Flag] = &[
     // The converted-type switch lists BSON with MAP/LIST under
     // "Unsupported converted type" (and the BSON logical type is not
     // handled before it), so the file is refused.
@@ -23,7 +23,7 @@ pub const FLAGS: &[Flag] = &[
 ];
 
 /// DuckDB's other findings on one node.
-pub fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
+pub(super) fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
     // TIME with isAdjustedToUTC = true becomes TIME WITH TIME ZONE; TIME
     // NANOS becomes TIME, which holds microseconds.
     if let Some((unit, utc)) = n.time() {

@@ -4,7 +4,7 @@
 //! (`convertPrimitiveField`, `convertGroupField`) in
 //! <https://github.com/apache/spark/blob/master/sql/core/src/main/scala/org/apache/spark/sql/execution/datasources/parquet/ParquetSchemaConverter.scala>
 
-use magnolify_parquet::TimeUnit;
+use crate::TimeUnit;
 
 use super::node::{unit_name, Node};
 use super::Flag;
@@ -14,7 +14,7 @@ use super::Severity::{self, Different, Unreadable};
 const MAX_DECIMAL_PRECISION: i32 = 38;
 
 /// Spark's findings that one property of the node decides.
-pub const FLAGS: &[Flag] = &[
+pub(super) const FLAGS: &[Flag] = &[
     // FIXED_LEN_BYTE_ARRAY accepts DECIMAL, INTERVAL (not implemented) and
     // no annotation; anything else is `illegalType()`. Reported as
     // "Illegal Parquet type: FIXED_LEN_BYTE_ARRAY (UUID)" in
@@ -29,7 +29,7 @@ pub const FLAGS: &[Flag] = &[
 ];
 
 /// Spark's other findings on one node.
-pub fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
+pub(super) fn rules(n: &Node<'_>, out: &mut Vec<(Severity, String)>) {
     // INT64 TIMESTAMP(NANOS) is LongType only with nanosAsLong
     // (SPARK-40819), else illegal.
     if let Some((TimeUnit::Nanos, _)) = n.timestamp() {
