@@ -3,7 +3,7 @@
 //! Shapes that have no Parquet form are reported here.
 
 use syn::ext::IdentExt;
-use syn::{Data, DeriveInput, Fields, Generics, Ident, Type};
+use syn::{Data, DeriveInput, Fields, Generics, Ident, Type, Visibility};
 
 use crate::attr::{ContainerAttrs, FieldAttrs, VariantAttrs};
 use crate::docs::doc_text;
@@ -17,6 +17,7 @@ const SUPPORTED: &str =
 /// The type being derived.
 pub struct Container<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a Visibility,
     pub generics: &'a Generics,
     pub attrs: ContainerAttrs,
     /// The type's doc comment.
@@ -134,7 +135,14 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
-        Some(Container { ident: &input.ident, generics: &input.generics, attrs, doc: doc_text(&input.attrs), body })
+        Some(Container {
+            ident: &input.ident,
+            vis: &input.vis,
+            generics: &input.generics,
+            attrs,
+            doc: doc_text(&input.attrs),
+            body,
+        })
     }
 }
 

@@ -59,6 +59,7 @@ pub mod engines;
 mod error;
 mod field;
 pub mod file;
+pub mod filter;
 mod guard;
 mod logical;
 pub mod mem;
@@ -102,15 +103,20 @@ pub mod __private {
     pub use crate::derive_support::*;
     pub use crate::error::{Error, Result};
     pub use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
+    pub use crate::filter::{
+        bytes_key, At, Field, FieldHandle, FilterValue, HandleAs, Key, NotAddressable, Nullable, Required,
+    };
     pub use crate::options::{DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
     pub use crate::record::ParquetRecord;
     pub use crate::schema::{group, message_from, with_id};
     pub use crate::shred::{ColumnSink, WriteAt};
     pub use crate::types::LeafPlan;
     pub use crate::types::{ListElement, Slot, StructPlan};
+    pub use core::marker::PhantomData;
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{Err, Ok};
     pub use parquet::basic::Repetition;
+    pub use parquet::schema::types::ColumnDescriptor;
     pub use parquet::schema::types::Type;
     pub use std::boxed::Box;
     pub use std::default::Default;

@@ -6,6 +6,7 @@
 
 mod attr_checks;
 mod halves;
+mod handles;
 mod impls;
 mod newtype;
 mod options;

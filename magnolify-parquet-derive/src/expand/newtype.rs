@@ -49,5 +49,6 @@ pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {
     );
     let list_element = impls.list_element();
     let form_assertions = halves.form_assertions();
-    quote!(#form_assertions #schema_impl #write_impl #read_impl #list_element)
+    let handles = super::handles::newtype(c, inner);
+    quote!(#form_assertions #schema_impl #write_impl #read_impl #list_element #handles)
 }

@@ -131,6 +131,7 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let list_element = impls.list_element();
 
     let form_assertions = halves.form_assertions();
+    let handles = super::handles::record(c, fields);
 
     quote! {
         #(#option_consts)*
@@ -146,6 +147,8 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         #record_impl
 
         #list_element
+
+        #handles
     }
 }
 

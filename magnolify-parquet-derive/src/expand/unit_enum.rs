@@ -47,5 +47,6 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         TokenStream::new(),
     );
     let list_element = impls.list_element();
-    quote!(#schema_impl #write_impl #read_impl #list_element)
+    let handles = super::handles::unit_enum(c, &idents, &symbols);
+    quote!(#schema_impl #write_impl #read_impl #list_element #handles)
 }

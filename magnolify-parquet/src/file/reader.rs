@@ -18,6 +18,7 @@ use parquet::file::serialized_reader::SerializedPageReader;
 use parquet::schema::types::SchemaDescriptor;
 
 use crate::error::{Error, Location, Result};
+use crate::filter::{FilterCounts, Predicate};
 use crate::guard::crate_call;
 use crate::read::{RecordReader, Resolved, RowGroupSource};
 use crate::record::{Derived, ParquetRecord, RecordRead};
@@ -181,6 +182,8 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 pub struct ParquetReader<T, R: ChunkReader + 'static, C: RecordRead<Record = T> = Derived<T>> {
     inner: RecordReader<C, FileRowGroups<R>>,
     file: Option<Arc<Path>>,
+    /// The predicate records must pass, and what it did so far.
+    filter: Option<(Predicate<T>, FilterCounts)>,
 }
 
 impl<T: ParquetRecord + ParquetRead + Send + 'static, R: ChunkReader + 'static> ParquetReader<T, R> {
@@ -253,7 +256,7 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
         file: Option<Arc<Path>>,
     ) -> Result<Self> {
         let inner = RecordReader::new(source, resolved, groups, batch_size).map_err(|e| e.in_file(&file))?;
-        Ok(ParquetReader { inner, file })
+        Ok(ParquetReader { inner, file, filter: None })
     }
 
     fn with_threads(mut self, threads: usize) -> Result<Self>
@@ -263,6 +266,18 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
     {
         self.inner = self.inner.with_threads(threads).map_err(|e| e.in_file(&self.file))?;
         Ok(self)
+    }
+
+    pub(crate) fn with_filter(mut self, predicate: Predicate<T>, counts: FilterCounts) -> Self {
+        self.filter = Some((predicate, counts));
+        self
+    }
+
+    /// What the predicate of a reader made by
+    /// [`ReaderBuilder::build_filtered`] did so far: row groups read and
+    /// skipped, records assembled and passed. All zero without a predicate.
+    pub fn filter_counts(&self) -> FilterCounts {
+        self.filter.as_ref().map(|(_, counts)| *counts).unwrap_or_default()
     }
 
     /// The file's metadata.
@@ -280,7 +295,20 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> Iterator for Parque
     type Item = Result<T>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let next = self.inner.next();
+        let next = loop {
+            let next = self.inner.next();
+            let Some((predicate, counts)) = &mut self.filter else { break next };
+            match next {
+                Some(Ok(record)) => {
+                    counts.records_read += 1;
+                    if predicate.test(&record) {
+                        counts.records_passed += 1;
+                        break Some(Ok(record));
+                    }
+                }
+                other => break other,
+            }
+        };
         match &self.file {
             Some(_) => next.map(|r| r.map_err(|e| e.in_file(&self.file))),
             None => next,

@@ -10,6 +10,7 @@ use parquet::schema::types::SchemaDescriptor;
 
 use super::{CheckedMetadata, FileRowGroups, Limits, ParquetReader};
 use crate::error::Result;
+use crate::filter::{may_match, FilterCounts, Predicate};
 use crate::read::{Resolved, DEFAULT_BATCH_SIZE};
 use crate::record::{Derived, ParquetRecord, RecordRead};
 use crate::ParquetRead;
@@ -233,6 +234,48 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     /// A reader of `T`.
     pub fn build<T: ParquetRecord + ParquetRead + Send + 'static>(self) -> Result<ParquetReader<T, R>> {
         self.build_with(Derived::new())
+    }
+
+    /// A reader of the records of `T` that pass `predicate`, in file order:
+    /// row groups whose statistics rule out every record are not read, and
+    /// the records of the others are tested after assembly. See
+    /// [`crate::filter`]; [`ParquetReader::filter_counts`] tells what was
+    /// skipped.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType, Debug, PartialEq)]
+    /// struct Reading { sensor: String, value: i64 }
+    ///
+    /// let mut w = ParquetWriter::<Reading, _>::builder().max_row_group_rows(10).build(Vec::new())?;
+    /// w.write_all(&(0..100).map(|value| Reading { sensor: format!("s{}", value % 3), value }).collect::<Vec<_>>())?;
+    /// let file = bytes::Bytes::from(w.into_inner()?);
+    ///
+    /// let f = Reading::fields();
+    /// let reader = ParquetReader::builder(file)?.build_filtered(f.value.ge(95).and(f.sensor.ne("s0".into())))?;
+    /// let values: Vec<i64> = reader.map(|r| r.map(|r| r.value)).collect::<Result<_, _>>()?;
+    /// assert_eq!(values, [95, 97, 98]);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn build_filtered<T: ParquetRecord + ParquetRead + Send + 'static>(
+        mut self,
+        predicate: Predicate<T>,
+    ) -> Result<ParquetReader<T, R>> {
+        let file = self.metadata.shared().clone();
+        let total = file.num_row_groups();
+        let selected = self.row_groups.take().unwrap_or_else(|| (0..total).collect());
+        let selected_len = selected.len();
+        // An index out of range stays, for the reader to refuse.
+        let kept: Vec<usize> =
+            selected.into_iter().filter(|&i| i >= total || may_match(&predicate.node, &file, i)).collect();
+        let counts = FilterCounts {
+            row_groups_read: kept.len(),
+            row_groups_skipped: selected_len - kept.len(),
+            ..FilterCounts::default()
+        };
+        self.row_groups = Some(kept);
+        Ok(self.build::<T>()?.with_filter(predicate, counts))
     }
 
     /// A reader through any converter (the Avro baseline's, for example).

@@ -1,0 +1,205 @@
+//! Field handles for typed predicates (`magnolify_parquet::filter`):
+//! `FieldHandle` impls and, on records, `fields()`.
+//!
+//! A record without generics gets a struct of its fields' handles, each
+//! declared through `HandleAs` so that an optional parent makes every
+//! handle under it nullable. Its impls carry the field types' bounds as
+//! where-clauses: a field type without handles (a hand-written field type)
+//! leaves `fields()` unavailable instead of failing the derive. Records with
+//! type or const parameters are not addressable; records that borrow get
+//! nothing (handles are for records that read).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Generics, Type};
+
+use super::private;
+use crate::model::{Container, Field};
+
+/// Whether the container borrows (lifetime parameters): no handles at all.
+fn borrows(c: &Container<'_>) -> bool {
+    c.generics.lifetimes().next().is_some()
+}
+
+/// The container's generics with the record type `__R: 'static` first.
+fn with_root(generics: &Generics) -> Generics {
+    let mut generics = generics.clone();
+    generics.params.insert(0, syn::parse_quote!(__R: 'static));
+    generics
+}
+
+/// The impls for a record.
+pub fn record(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
+    if borrows(c) {
+        return TokenStream::new();
+    }
+    if c.generics.type_params().next().is_some() || c.generics.const_params().next().is_some() {
+        return not_addressable(c);
+    }
+    let p = private();
+    let (ident, vis) = (c.ident, c.vis);
+    let handles = format_ident!("__{}Fields", ident);
+    let stored: Vec<&Field<'_>> = fields.iter().filter(|f| f.is_stored()).collect();
+    let addressable: Vec<&Field<'_>> = stored.iter().copied().filter(|f| f.attrs.with.is_none()).collect();
+    let members = stored.iter().map(|f| {
+        let (member, ty) = (f.ident, f.ty);
+        let doc = format!("The handle of `{}`.", f.name);
+        match f.attrs.with {
+            Some(_) => quote!(#[doc = #doc] #vis #member: #p::NotAddressable),
+            None => quote_spanned!(ty.span()=> #[doc = #doc] #vis #member: <#ty as #p::HandleAs<__R, __N>>::Out),
+        }
+    });
+    let bounds = |n: TokenStream| {
+        let types = addressable.iter().map(|f| f.ty);
+        quote!(#(#types: #p::HandleAs<__R, #n>,)*)
+    };
+    let struct_bounds = bounds(quote!(__N));
+    let impl_bounds = {
+        let (required, nullable) = (bounds(quote!(#p::Required)), bounds(quote!(#p::Nullable)));
+        quote!(#required #nullable)
+    };
+    let build = |n: TokenStream| {
+        let inits = stored.iter().map(|f| {
+            let (member, ty, name) = (f.ident, f.ty, &f.name);
+            match f.attrs.with {
+                Some(_) => quote!(#member: #p::NotAddressable),
+                None => quote_spanned!(ty.span()=>
+                    #member: <#ty as #p::HandleAs<__R, #n>>::make(__at.child(#name, |__v: &Self| #p::Some(&__v.#member)))
+                ),
+            }
+        });
+        quote!(#handles { #(#inits,)* __record: #p::PhantomData })
+    };
+    let (required, nullable) = (build(quote!(#p::Required)), build(quote!(#p::Nullable)));
+    let doc = format!(
+        "The field handles of [`{ident}`], for typed predicates (`magnolify_parquet::filter`): one member per \
+         stored field."
+    );
+    quote! {
+        #[doc = #doc]
+        #[allow(non_camel_case_types, private_interfaces, dead_code)]
+        #vis struct #handles<__R: 'static, __N> where #struct_bounds {
+            #(#members,)*
+            #[doc(hidden)]
+            #vis __record: #p::PhantomData<fn() -> (__R, __N)>,
+        }
+
+        #[automatically_derived]
+        impl<__R: 'static> #p::FieldHandle<__R> for #ident where #impl_bounds {
+            type Handle = #handles<__R, #p::Required>;
+            type OptionalHandle = #handles<__R, #p::Nullable>;
+            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
+                #required
+            }
+            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
+                #nullable
+            }
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            /// The handles of the fields, for typed predicates
+            /// (`magnolify_parquet::filter`): `fields().name.eq(..)`.
+            // The bound names an unused lifetime so that it is checked
+            // where `fields()` is called, not here: a field type without
+            // handles makes `fields()` unavailable, not the derive fail.
+            #[allow(dead_code)]
+            #vis fn fields() -> <Self as #p::FieldHandle<Self>>::Handle
+            where
+                for<'__h> Self: #p::FieldHandle<Self>,
+            {
+                <Self as #p::FieldHandle<Self>>::handle(#p::At::root())
+            }
+        }
+    }
+}
+
+/// A newtype has the handles of what it wraps.
+pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
+    if borrows(c) {
+        return TokenStream::new();
+    }
+    let p = private();
+    let ident = c.ident;
+    let generics = with_root(c.generics);
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = c.generics.split_for_impl();
+    let predicates = where_clause.map(|w| w.predicates.iter().collect::<Vec<_>>()).unwrap_or_default();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::FieldHandle<__R> for #ident #ty_generics
+        where Self: 'static, #inner: #p::FieldHandle<__R>, #(#predicates,)*
+        {
+            type Handle = <#inner as #p::FieldHandle<__R>>::Handle;
+            type OptionalHandle = <#inner as #p::FieldHandle<__R>>::OptionalHandle;
+            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
+                <#inner as #p::FieldHandle<__R>>::handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
+            }
+            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
+                <#inner as #p::FieldHandle<__R>>::optional_handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
+            }
+        }
+    }
+}
+
+/// A unit enum is a leaf: compared by equality with its symbols (its
+/// declaration order is not their byte order, so ranges do not prune).
+pub fn unit_enum(c: &Container<'_>, idents: &[&syn::Ident], symbols: &[&str]) -> TokenStream {
+    if borrows(c) || c.generics.type_params().next().is_some() {
+        return TokenStream::new();
+    }
+    let p = private();
+    let ident = c.ident;
+    quote! {
+        #[automatically_derived]
+        impl<__R: 'static> #p::FieldHandle<__R> for #ident {
+            type Handle = #p::Field<__R, Self, #p::Required>;
+            type OptionalHandle = #p::Field<__R, Self, #p::Nullable>;
+            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
+                #p::Field::new(__at)
+            }
+            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
+                #p::Field::new(__at)
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::FilterValue for #ident {
+            fn key(&self, __column: &#p::ColumnDescriptor) -> #p::Option<#p::Key> {
+                let __symbol: &'static str = match self {
+                    #(Self::#idents => #symbols,)*
+                };
+                #p::bytes_key(__symbol.as_bytes(), __column)
+            }
+            fn ordered(&self) -> bool {
+                false
+            }
+        }
+    }
+}
+
+/// A generic record: a field type, but not addressable.
+fn not_addressable(c: &Container<'_>) -> TokenStream {
+    let p = private();
+    let ident = c.ident;
+    let generics = with_root(c.generics);
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = c.generics.split_for_impl();
+    let predicates = where_clause.map(|w| w.predicates.iter().collect::<Vec<_>>()).unwrap_or_default();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::FieldHandle<__R> for #ident #ty_generics
+        where Self: 'static, #(#predicates,)*
+        {
+            type Handle = #p::NotAddressable;
+            type OptionalHandle = #p::NotAddressable;
+            fn handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
+                #p::NotAddressable
+            }
+            fn optional_handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
+                #p::NotAddressable
+            }
+        }
+    }
+}

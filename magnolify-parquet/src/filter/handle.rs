@@ -1,0 +1,258 @@
+//! Field handles: a column path and a way to the field's value in a
+//! record, typed by the record and the field's own type.
+
+use std::collections::{BTreeMap, HashMap};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// How a record reaches one of its values: `None` where an optional field
+/// on the way (or the value itself) is null.
+pub(crate) type Getter<R, T> = Arc<dyn Fn(&R) -> Option<&T> + Send + Sync>;
+
+/// Where a field sits in records of `R`: its Parquet path from the root
+/// and how to reach its value. Generated code builds these; users get them
+/// inside the handles of `T::fields()`.
+pub struct At<R, T: ?Sized> {
+    path: String,
+    get: Getter<R, T>,
+}
+
+impl<R: 'static> At<R, R> {
+    /// The record itself, at the root.
+    pub fn root() -> Self {
+        At { path: String::new(), get: Arc::new(|r: &R| Some(r)) }
+    }
+}
+
+impl<R: 'static, T: ?Sized + 'static> At<R, T> {
+    /// The member `name` of the value here, reached by `get` (which returns
+    /// `None` for a null).
+    pub fn child<U: ?Sized + 'static>(&self, name: &str, get: fn(&T) -> Option<&U>) -> At<R, U> {
+        let parent = self.get.clone();
+        let path = if self.path.is_empty() { name.to_owned() } else { format!("{}.{name}", self.path) };
+        At { path, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
+    }
+
+    /// The same place, seen through `get` (an `Option` or a `Box` around
+    /// the value).
+    pub fn map<U: ?Sized + 'static>(self, get: fn(&T) -> Option<&U>) -> At<R, U> {
+        let parent = self.get;
+        At { path: self.path, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
+    }
+
+    /// The dotted Parquet path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+/// A field that is never null in the type: it has no `is_null`.
+pub enum Required {}
+/// A field that may be null (an `Option`, or inside an optional group).
+pub enum Nullable {}
+
+/// The handle of a field of type `T` in records of `R`, whose operations
+/// (see [`Predicate`](super::Predicate)) take a `T`. `N` is [`Required`] or
+/// [`Nullable`]: only nullable fields have `is_null` and `is_not_null`.
+pub struct Field<R, T, N = Required> {
+    pub(crate) path: Arc<str>,
+    pub(crate) get: Getter<R, T>,
+    _nullability: PhantomData<fn() -> N>,
+}
+
+impl<R, T, N> Clone for Field<R, T, N> {
+    fn clone(&self) -> Self {
+        Field { path: self.path.clone(), get: self.get.clone(), _nullability: PhantomData }
+    }
+}
+
+impl<R, T, N> Field<R, T, N> {
+    /// A handle for the field at `at`.
+    pub fn new(at: At<R, T>) -> Self {
+        Field { path: at.path.into(), get: at.get, _nullability: PhantomData }
+    }
+
+    /// The field's dotted Parquet path (the column it reads).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+impl<R, T, N> std::fmt::Debug for Field<R, T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Field({})", self.path)
+    }
+}
+
+/// The handle of a field that predicates cannot address: lists, maps,
+/// fields read `with` a module, and types without a column order.
+#[derive(Clone, Copy, Debug)]
+pub struct NotAddressable;
+
+/// The field handles of a type, for records of `R`: what
+/// `#[derive(ParquetType)]` generates `fields()` from.
+///
+/// Every type that can be a field implements it: leaf types give a
+/// [`Field`], derived structs give their fields' handles, `Option<T>` gives
+/// `T`'s nullable handle, collections give [`NotAddressable`]. A field type
+/// you implement the field traits for by hand implements it too, most
+/// simply with [`not_addressable!`](crate::not_addressable).
+pub trait FieldHandle<R: 'static>: 'static {
+    /// The handle of a field of this type.
+    type Handle;
+    /// The handle of a field of this type that may be null.
+    type OptionalHandle;
+    /// The handle at `at`.
+    fn handle(at: At<R, Self>) -> Self::Handle;
+    /// The handle at `at`, where the value may be null.
+    fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle;
+}
+
+/// A type's handle for a field that is [`Required`] or [`Nullable`]: what
+/// generated field handles are declared with.
+#[doc(hidden)]
+pub trait HandleAs<R: 'static, N> {
+    type Out;
+    fn make(at: At<R, Self>) -> Self::Out;
+}
+
+impl<R: 'static, T: FieldHandle<R>> HandleAs<R, Required> for T {
+    type Out = T::Handle;
+    fn make(at: At<R, Self>) -> Self::Out {
+        T::handle(at)
+    }
+}
+
+impl<R: 'static, T: FieldHandle<R>> HandleAs<R, Nullable> for T {
+    type Out = T::OptionalHandle;
+    fn make(at: At<R, Self>) -> Self::Out {
+        T::optional_handle(at)
+    }
+}
+
+/// Implements [`FieldHandle`] for types that predicates cannot address
+/// (their handle is [`NotAddressable`]): for a field type whose traits you
+/// implement by hand and that no predicate compares.
+///
+/// ```
+/// struct Opaque(Vec<u8>);
+/// magnolify_parquet::not_addressable!(Opaque);
+/// ```
+#[macro_export]
+macro_rules! not_addressable {
+    ($($t:ty),* $(,)?) => {$(
+        impl<__R: 'static> $crate::filter::FieldHandle<__R> for $t {
+            type Handle = $crate::filter::NotAddressable;
+            type OptionalHandle = $crate::filter::NotAddressable;
+            fn handle(_: $crate::filter::At<__R, Self>) -> $crate::filter::NotAddressable {
+                $crate::filter::NotAddressable
+            }
+            fn optional_handle(_: $crate::filter::At<__R, Self>) -> $crate::filter::NotAddressable {
+                $crate::filter::NotAddressable
+            }
+        }
+    )*};
+}
+
+/// Leaf types: a [`Field`] of their own type.
+macro_rules! leaf_handles {
+    ($($t:ty),* $(,)?) => {$(
+        impl<R: 'static> FieldHandle<R> for $t {
+            type Handle = Field<R, $t, Required>;
+            type OptionalHandle = Field<R, $t, Nullable>;
+            fn handle(at: At<R, Self>) -> Self::Handle {
+                Field::new(at)
+            }
+            fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
+                Field::new(at)
+            }
+        }
+    )*};
+}
+
+leaf_handles!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    f32,
+    f64,
+    String,
+    Box<str>,
+    Arc<str>,
+    Vec<u8>,
+    Box<[u8]>,
+    bytes::Bytes
+);
+
+impl<R: 'static, const N: usize> FieldHandle<R> for [u8; N] {
+    type Handle = Field<R, [u8; N], Required>;
+    type OptionalHandle = Field<R, [u8; N], Nullable>;
+    fn handle(at: At<R, Self>) -> Self::Handle {
+        Field::new(at)
+    }
+    fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
+        Field::new(at)
+    }
+}
+
+impl<R: 'static, T: FieldHandle<R>> FieldHandle<R> for Option<T> {
+    type Handle = T::OptionalHandle;
+    type OptionalHandle = T::OptionalHandle;
+    fn handle(at: At<R, Self>) -> Self::Handle {
+        T::optional_handle(at.map(Option::as_ref))
+    }
+    fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
+        T::optional_handle(at.map(Option::as_ref))
+    }
+}
+
+impl<R: 'static, T: FieldHandle<R>> FieldHandle<R> for Box<T> {
+    type Handle = T::Handle;
+    type OptionalHandle = T::OptionalHandle;
+    fn handle(at: At<R, Self>) -> Self::Handle {
+        T::handle(at.map(|b| Some(&**b)))
+    }
+    fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
+        T::optional_handle(at.map(|b| Some(&**b)))
+    }
+}
+
+/// Collections: not addressable (a predicate on a list would need "any" or
+/// "all" semantics, which these handles do not have).
+macro_rules! collection_handles {
+    ($([$($generics:tt)*] $t:ty),* $(,)?) => {$(
+        impl<R: 'static, $($generics)*> FieldHandle<R> for $t {
+            type Handle = NotAddressable;
+            type OptionalHandle = NotAddressable;
+            fn handle(_: At<R, Self>) -> NotAddressable {
+                NotAddressable
+            }
+            fn optional_handle(_: At<R, Self>) -> NotAddressable {
+                NotAddressable
+            }
+        }
+    )*};
+}
+collection_handles!(
+    [T: crate::types::ListElement + 'static] Vec<T>,
+    [K: 'static, V: 'static, S: 'static] HashMap<K, V, S>,
+    [K: 'static, V: 'static] BTreeMap<K, V>,
+    [B: ToOwned + ?Sized + 'static] std::borrow::Cow<'static, B>,
+);
+
+#[cfg(feature = "chrono")]
+leaf_handles!(chrono::NaiveDate, chrono::NaiveTime, chrono::NaiveDateTime, chrono::DateTime<chrono::Utc>);
+#[cfg(feature = "uuid")]
+leaf_handles!(uuid::Uuid);
+#[cfg(feature = "half")]
+leaf_handles!(half::f16);
+#[cfg(feature = "decimal")]
+leaf_handles!(rust_decimal::Decimal);
+#[cfg(feature = "bigdecimal")]
+leaf_handles!(bigdecimal::BigDecimal);

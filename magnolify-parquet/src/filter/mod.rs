@@ -1,0 +1,73 @@
+//! Typed predicates: conditions on a derived type's fields, checked exactly
+//! on each record and used to skip the row groups whose statistics show
+//! that no record can match.
+//!
+//! `#[derive(ParquetType)]` gives every struct a `fields()` function whose
+//! members are the handles of its fields, typed by the field's Rust type:
+//! `Trip::fields().started.ge(t)` takes a `DateTime<Utc>` if `started` is
+//! one, and only `Option` fields have `is_null`. Fields of nested structs
+//! are reached through their parent (`Trip::fields().rider.name`); fields
+//! inside lists and maps are not addressable (their handle is
+//! [`NotAddressable`]), nor are fields read `with` a module.
+//!
+//! ```
+//! use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+//!
+//! #[derive(ParquetType, Debug, PartialEq)]
+//! struct Trip { id: u32, city: String, fare: Option<f64> }
+//!
+//! let trips: Vec<Trip> = (0..1000)
+//!     .map(|id| Trip { id, city: ["Oslo", "Lima"][id as usize % 2].into(), fare: (id % 3 > 0).then(|| f64::from(id)) })
+//!     .collect();
+//! let mut w = ParquetWriter::<Trip, _>::builder().max_row_group_rows(100).build(Vec::new())?;
+//! w.write_all(&trips)?;
+//! let file = bytes::Bytes::from(w.into_inner()?);
+//!
+//! let f = Trip::fields();
+//! let wanted = f.id.between(250, 260).and(f.city.eq("Lima".into())).and(f.fare.is_not_null());
+//! let mut reader = ParquetReader::builder(file)?.build_filtered(wanted)?;
+//! let ids: Vec<u32> = reader.by_ref().map(|t| t.map(|t| t.id)).collect::<Result<_, _>>()?;
+//! assert_eq!(ids, [251, 253, 257, 259]);
+//! // Only the row group of ids 200..300 was read.
+//! let counts = reader.filter_counts();
+//! assert_eq!((counts.row_groups_read, counts.row_groups_skipped), (1, 9));
+//! assert_eq!((counts.records_read, counts.records_passed), (100, 4));
+//! # Ok::<(), magnolify_parquet::Error>(())
+//! ```
+//!
+//! Row groups are skipped by their column chunks' statistics (min, max,
+//! null count, NaN count) compared in each column's own order: integers by
+//! value whether signed or unsigned, decimals unscaled at the column's
+//! scale on any physical type, byte strings as unsigned bytes, timestamps
+//! in the file's unit, floats without NaN bounds. Statistics that cannot be
+//! trusted are ignored, and then the row group is read: no column order
+//! where the order matters, the deprecated signed min/max of unsigned,
+//! decimal and byte columns, byte-array bounds from parquet-mr before
+//! 1.8.0, INT96, a column whose type does not match the field. Whatever is
+//! skipped, the result is the records that pass the exact test, in file
+//! order.
+
+mod handle;
+mod key;
+mod predicate;
+mod prune;
+
+pub use handle::{At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
+pub use key::{bytes_key, FilterValue, Key};
+pub use predicate::{Predicate, Text};
+pub(crate) use prune::may_match;
+
+/// What a filtered reader did: row groups read and skipped by their
+/// statistics, records assembled and records that passed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FilterCounts {
+    /// Row groups decoded.
+    pub row_groups_read: usize,
+    /// Row groups whose statistics rule out every record.
+    pub row_groups_skipped: usize,
+    /// Records assembled from the row groups read (so far).
+    pub records_read: u64,
+    /// Records that passed the predicate (so far).
+    pub records_passed: u64,
+}

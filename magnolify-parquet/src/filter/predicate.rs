@@ -1,0 +1,263 @@
+//! Predicates over records of `R`: a tree of tests on fields, each test
+//! both exact (on the assembled record) and a condition on a column that
+//! statistics can rule out.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::handle::{Field, Nullable};
+use super::key::FilterValue;
+
+/// A comparison of a column's values with one value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+}
+
+/// A value of a predicate, as the pruner sees it (its key depends on the
+/// column it meets).
+pub(crate) type Value = Arc<dyn FilterValue>;
+
+/// What a leaf asks of its column, for pruning.
+#[derive(Clone)]
+pub(crate) enum Condition {
+    IsNull,
+    IsNotNull,
+    Compare(Op, Value),
+    In(Vec<Value>),
+    StartsWith(Vec<u8>),
+}
+
+/// One test on one field.
+pub(crate) struct Leaf<R> {
+    /// The column's dotted path.
+    pub(crate) path: Arc<str>,
+    pub(crate) condition: Condition,
+    /// The exact test on a record.
+    test: Arc<dyn Fn(&R) -> bool + Send + Sync>,
+    /// For `Debug`: `path op value`.
+    text: String,
+}
+
+pub(crate) enum Node<R> {
+    Leaf(Arc<Leaf<R>>),
+    And(Box<Node<R>>, Box<Node<R>>),
+    Or(Box<Node<R>>, Box<Node<R>>),
+    Not(Box<Node<R>>),
+}
+
+impl<R> Clone for Node<R> {
+    fn clone(&self) -> Self {
+        match self {
+            Node::Leaf(l) => Node::Leaf(l.clone()),
+            Node::And(a, b) => Node::And(a.clone(), b.clone()),
+            Node::Or(a, b) => Node::Or(a.clone(), b.clone()),
+            Node::Not(a) => Node::Not(a.clone()),
+        }
+    }
+}
+
+/// A condition on records of `R`, made from the field handles of
+/// `R::fields()` and combined with [`and`](Self::and), [`or`](Self::or) and
+/// [`not`](Self::not).
+///
+/// A comparison is false on a null (a `None` field, or a field inside a
+/// `None` group), `ne` included; `not` turns false into true, so
+/// `x.eq(v).not()` holds for nulls where `x.ne(v)` does not. Floats compare
+/// as Rust compares them: NaN is equal to nothing and ordered with nothing.
+///
+/// A reader given a predicate returns exactly the records for which it
+/// holds, in file order: the same as reading every record and keeping
+/// those. On the way it skips the row groups whose statistics show that no
+/// record can match.
+pub struct Predicate<R> {
+    pub(crate) node: Node<R>,
+}
+
+impl<R> Clone for Predicate<R> {
+    fn clone(&self) -> Self {
+        Predicate { node: self.node.clone() }
+    }
+}
+
+impl<R> Predicate<R> {
+    /// Both hold.
+    pub fn and(self, other: Predicate<R>) -> Predicate<R> {
+        Predicate { node: Node::And(Box::new(self.node), Box::new(other.node)) }
+    }
+
+    /// Either holds.
+    pub fn or(self, other: Predicate<R>) -> Predicate<R> {
+        Predicate { node: Node::Or(Box::new(self.node), Box::new(other.node)) }
+    }
+
+    /// It does not hold.
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(self) -> Predicate<R> {
+        Predicate { node: Node::Not(Box::new(self.node)) }
+    }
+
+    /// Whether `record` passes.
+    pub fn test(&self, record: &R) -> bool {
+        self.node.test(record)
+    }
+
+    fn leaf(
+        path: &Arc<str>,
+        condition: Condition,
+        text: String,
+        test: impl Fn(&R) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        let leaf = Leaf { path: path.clone(), condition, test: Arc::new(test), text };
+        Predicate { node: Node::Leaf(Arc::new(leaf)) }
+    }
+}
+
+impl<R> Node<R> {
+    fn test(&self, record: &R) -> bool {
+        match self {
+            Node::Leaf(leaf) => (leaf.test)(record),
+            Node::And(a, b) => a.test(record) && b.test(record),
+            Node::Or(a, b) => a.test(record) || b.test(record),
+            Node::Not(a) => !a.test(record),
+        }
+    }
+
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Node::Leaf(leaf) => f.write_str(&leaf.text),
+            Node::And(a, b) => {
+                f.write_str("(")?;
+                a.write(f)?;
+                f.write_str(" and ")?;
+                b.write(f)?;
+                f.write_str(")")
+            }
+            Node::Or(a, b) => {
+                f.write_str("(")?;
+                a.write(f)?;
+                f.write_str(" or ")?;
+                b.write(f)?;
+                f.write_str(")")
+            }
+            Node::Not(a) => {
+                f.write_str("not ")?;
+                a.write(f)
+            }
+        }
+    }
+}
+
+impl<R> fmt::Debug for Predicate<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.node.write(f)
+    }
+}
+
+impl<R: 'static, T: FilterValue + PartialEq + Clone + fmt::Debug, N> Field<R, T, N> {
+    /// A comparison with `value` by `holds(field value, value)`.
+    fn compare(&self, op: Op, value: T, holds: fn(&T, &T) -> bool) -> Predicate<R> {
+        let get = self.get.clone();
+        let text = format!("{} {} {value:?}", self.path, op.symbol());
+        let kept = value.clone();
+        let test = move |r: &R| get(r).is_some_and(|x| holds(x, &kept));
+        Predicate::leaf(&self.path, Condition::Compare(op, Arc::new(value)), text, test)
+    }
+
+    /// The field equals `value`.
+    pub fn eq(&self, value: T) -> Predicate<R> {
+        self.compare(Op::Eq, value, |x, v| x == v)
+    }
+
+    /// The field is not null and differs from `value`.
+    pub fn ne(&self, value: T) -> Predicate<R> {
+        self.compare(Op::Ne, value, |x, v| x != v)
+    }
+
+    /// The field equals one of `values` (none: never).
+    pub fn is_in(&self, values: impl IntoIterator<Item = T>) -> Predicate<R> {
+        let values: Vec<T> = values.into_iter().collect();
+        let get = self.get.clone();
+        let text = format!("{} in {values:?}", self.path);
+        let keys: Vec<Value> = values.iter().map(|v| Arc::new(v.clone()) as Value).collect();
+        let test = move |r: &R| get(r).is_some_and(|x| values.iter().any(|v| x == v));
+        Predicate::leaf(&self.path, Condition::In(keys), text, test)
+    }
+}
+
+impl<R: 'static, T: FilterValue + PartialOrd + Clone + fmt::Debug, N> Field<R, T, N> {
+    /// The field is less than `value`.
+    pub fn lt(&self, value: T) -> Predicate<R> {
+        self.compare(Op::Lt, value, |x, v| x < v)
+    }
+
+    /// The field is at most `value`.
+    pub fn le(&self, value: T) -> Predicate<R> {
+        self.compare(Op::Le, value, |x, v| x <= v)
+    }
+
+    /// The field is greater than `value`.
+    pub fn gt(&self, value: T) -> Predicate<R> {
+        self.compare(Op::Gt, value, |x, v| x > v)
+    }
+
+    /// The field is at least `value`.
+    pub fn ge(&self, value: T) -> Predicate<R> {
+        self.compare(Op::Ge, value, |x, v| x >= v)
+    }
+
+    /// `low <= field <= high`.
+    pub fn between(&self, low: T, high: T) -> Predicate<R> {
+        self.ge(low).and(self.le(high))
+    }
+}
+
+impl<R: 'static, T: 'static> Field<R, T, Nullable> {
+    /// The field is null (or inside a null group).
+    pub fn is_null(&self) -> Predicate<R> {
+        let get = self.get.clone();
+        Predicate::leaf(&self.path, Condition::IsNull, format!("{} is null", self.path), move |r: &R| get(r).is_none())
+    }
+
+    /// The field is not null.
+    pub fn is_not_null(&self) -> Predicate<R> {
+        let get = self.get.clone();
+        let text = format!("{} is not null", self.path);
+        Predicate::leaf(&self.path, Condition::IsNotNull, text, move |r: &R| get(r).is_some())
+    }
+}
+
+/// Text fields.
+pub trait Text: AsRef<str> {}
+impl Text for String {}
+impl Text for Box<str> {}
+impl Text for Arc<str> {}
+
+impl<R: 'static, T: Text + 'static, N> Field<R, T, N> {
+    /// The text starts with `prefix`.
+    pub fn starts_with(&self, prefix: &str) -> Predicate<R> {
+        let get = self.get.clone();
+        let kept = prefix.to_owned();
+        let text = format!("{} starts with {prefix:?}", self.path);
+        let test = move |r: &R| get(r).is_some_and(|x| x.as_ref().starts_with(kept.as_str()));
+        Predicate::leaf(&self.path, Condition::StartsWith(prefix.as_bytes().to_vec()), text, test)
+    }
+}

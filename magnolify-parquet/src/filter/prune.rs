@@ -1,0 +1,345 @@
+//! Row groups ruled out by their column chunks' statistics, trusting only
+//! what the format and the writers' known bugs allow.
+
+use std::cmp::Ordering;
+
+use parquet::basic::{ColumnOrder, SortOrder, Type as Physical};
+use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
+use parquet::file::statistics::Statistics;
+use parquet::schema::types::ColumnDescriptor;
+
+use super::key::Key;
+use super::predicate::{Condition, Leaf, Node, Op};
+use crate::logical::Annotation;
+
+/// What a row group's statistics allow of a predicate: whether some record
+/// may pass it, and whether some record may fail it. Both `true` means
+/// nothing is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Truth {
+    may_pass: bool,
+    may_fail: bool,
+}
+
+const UNKNOWN: Truth = Truth { may_pass: true, may_fail: true };
+
+/// Whether some record of row group `index` of `file` may pass `node`:
+/// `false` only when its statistics prove that none does.
+pub(crate) fn may_match<R>(node: &Node<R>, file: &ParquetMetaData, index: usize) -> bool {
+    truth(node, file, &file.row_groups()[index]).may_pass
+}
+
+fn truth<R>(node: &Node<R>, file: &ParquetMetaData, group: &RowGroupMetaData) -> Truth {
+    match node {
+        Node::Leaf(leaf) => leaf_truth(leaf, file, group),
+        Node::And(a, b) => {
+            let (a, b) = (truth(a, file, group), truth(b, file, group));
+            Truth { may_pass: a.may_pass && b.may_pass, may_fail: a.may_fail || b.may_fail }
+        }
+        Node::Or(a, b) => {
+            let (a, b) = (truth(a, file, group), truth(b, file, group));
+            Truth { may_pass: a.may_pass || b.may_pass, may_fail: a.may_fail && b.may_fail }
+        }
+        Node::Not(a) => {
+            let a = truth(a, file, group);
+            Truth { may_pass: a.may_fail, may_fail: a.may_pass }
+        }
+    }
+}
+
+/// One column chunk as a predicate sees it.
+struct Chunk {
+    /// Trusted bounds of the non-null values (NaN excluded).
+    bounds: Option<(Key, Key)>,
+    /// The chunk holds only nulls.
+    all_null: bool,
+    /// The chunk may hold a null.
+    may_have_null: bool,
+    /// The chunk may hold a NaN (a float column without a NaN count of 0).
+    may_have_nan: bool,
+}
+
+fn leaf_truth<R>(leaf: &Leaf<R>, file: &ParquetMetaData, group: &RowGroupMetaData) -> Truth {
+    let schema = file.file_metadata().schema_descr();
+    // A field the file does not have reads as null or its default: the
+    // exact test decides, nothing is pruned.
+    let Some(index) = (0..schema.num_columns()).find(|&i| schema.column(i).path().string() == *leaf.path) else {
+        return UNKNOWN;
+    };
+    let column = schema.column(index);
+    if column.max_rep_level() > 0 {
+        return UNKNOWN;
+    }
+    let Some(chunk) = chunk(file, group, index, &column) else { return UNKNOWN };
+    condition_truth(&leaf.condition, &chunk, &column)
+}
+
+fn chunk(file: &ParquetMetaData, group: &RowGroupMetaData, index: usize, column: &ColumnDescriptor) -> Option<Chunk> {
+    let meta = group.column(index);
+    let stats = meta.statistics()?;
+    let values = u64::try_from(meta.num_values()).ok()?;
+    let nulls = stats.null_count_opt();
+    let float = matches!(column.physical_type(), Physical::FLOAT | Physical::DOUBLE)
+        || Annotation::of(column.self_type()) == Annotation::Float16;
+    Some(Chunk {
+        bounds: trusted_bounds(file, index, column, stats),
+        all_null: nulls == Some(values),
+        may_have_null: nulls != Some(0),
+        may_have_nan: float && stats.nan_count_opt() != Some(0),
+    })
+}
+
+fn condition_truth(condition: &Condition, chunk: &Chunk, column: &ColumnDescriptor) -> Truth {
+    match condition {
+        Condition::IsNull => Truth { may_pass: chunk.may_have_null, may_fail: !chunk.all_null },
+        Condition::IsNotNull => Truth { may_pass: !chunk.all_null, may_fail: chunk.may_have_null },
+        // Comparisons fail on nulls; a chunk of nulls passes none.
+        _ if chunk.all_null => Truth { may_pass: false, may_fail: true },
+        Condition::Compare(op, value) if !matches!(op, Op::Eq | Op::Ne) && !value.ordered() => UNKNOWN,
+        Condition::Compare(op, value) => {
+            let (Some((min, max)), Some(key)) = (&chunk.bounds, value.key(column)) else { return UNKNOWN };
+            let Some(range) = Range::new(min, max, &key) else { return UNKNOWN };
+            let (pass, fail) = range.compare(*op);
+            // A NaN fails every comparison but `ne`, which it passes.
+            let nan = chunk.may_have_nan;
+            Truth {
+                may_pass: pass || (nan && *op == Op::Ne),
+                may_fail: fail || chunk.may_have_null || (nan && *op != Op::Ne),
+            }
+        }
+        Condition::In(values) => {
+            let Some((min, max)) = &chunk.bounds else { return UNKNOWN };
+            let mut may_pass = false;
+            let mut may_fail = chunk.may_have_null || chunk.may_have_nan;
+            let mut holds_the_one = false;
+            for value in values {
+                let Some(key) = value.key(column) else { return UNKNOWN };
+                let Some(range) = Range::new(min, max, &key) else { return UNKNOWN };
+                may_pass |= range.compare(Op::Eq).0;
+                holds_the_one |= range.single == Some(Ordering::Equal);
+            }
+            may_fail |= !holds_the_one;
+            Truth { may_pass, may_fail }
+        }
+        Condition::StartsWith(prefix) => {
+            let Some((Key::Bytes(min), Key::Bytes(max))) = &chunk.bounds else { return UNKNOWN };
+            // Strings with the prefix lie in [prefix, successor of prefix).
+            let below_max = max.as_slice() >= prefix.as_slice();
+            let above_min = successor(prefix).is_none_or(|next| min.as_slice() < next.as_slice());
+            Truth { may_pass: below_max && above_min, may_fail: true }
+        }
+    }
+}
+
+/// The smallest byte string greater than every string starting with
+/// `prefix` (`None` when every string from `prefix` on qualifies).
+fn successor(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut next = prefix.to_vec();
+    while let Some(last) = next.pop() {
+        if last < 0xFF {
+            next.push(last + 1);
+            return Some(next);
+        }
+    }
+    None
+}
+
+/// A key placed against a chunk's bounds.
+struct Range {
+    /// `min` against the key.
+    min: Ordering,
+    /// `max` against the key.
+    max: Ordering,
+    /// When `min == max` (one value), that value against the key.
+    single: Option<Ordering>,
+}
+
+impl Range {
+    fn new(min: &Key, max: &Key, key: &Key) -> Option<Range> {
+        let single = (min.compare(max)? == Ordering::Equal).then_some(min.compare(key)?);
+        Some(Range { min: min.compare(key)?, max: max.compare(key)?, single })
+    }
+
+    /// Whether some value in `[min, max]` may pass `op` with the key, and
+    /// whether some may fail it.
+    fn compare(&self, op: Op) -> (bool, bool) {
+        use Ordering::*;
+        let (lo, hi) = (self.min, self.max);
+        // All values equal the key only when min == max == key.
+        let all_equal = self.single == Some(Equal);
+        match op {
+            Op::Eq => (lo != Greater && hi != Less, !all_equal),
+            Op::Ne => (!all_equal, lo != Greater && hi != Less),
+            Op::Lt => (lo == Less, hi != Less),
+            Op::Le => (lo != Greater, hi == Greater),
+            Op::Gt => (hi == Greater, lo != Greater),
+            Op::Ge => (hi != Less, lo == Less),
+        }
+    }
+}
+
+/// The chunk's min and max as keys, when they can be trusted for this
+/// column (parquet-format's `ColumnOrder` and sort orders, and the known
+/// bugs of old writers).
+fn trusted_bounds(
+    file: &ParquetMetaData,
+    index: usize,
+    column: &ColumnDescriptor,
+    stats: &Statistics,
+) -> Option<(Key, Key)> {
+    let (min, max) = (stats.min_bytes_opt()?, stats.max_bytes_opt()?);
+    let annotation = Annotation::of(column.self_type());
+    let physical = column.physical_type();
+    let unsigned = matches!(annotation, Annotation::Integer { signed: false, .. });
+    let decimal = matches!(annotation, Annotation::Decimal { .. });
+    let bytes = matches!(physical, Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY);
+    // Orders that differ from the legacy signed one: unsigned integers,
+    // decimals and byte strings.
+    let order_sensitive = unsigned || decimal || bytes;
+    let equal = min == max;
+    match file.file_metadata().column_order(index) {
+        ColumnOrder::TYPE_DEFINED_ORDER(SortOrder::UNDEFINED) => return None,
+        ColumnOrder::TYPE_DEFINED_ORDER(_) => {}
+        // Floats in total order keep NaNs in their bounds: not read here.
+        ColumnOrder::IEEE_754_TOTAL_ORDER | ColumnOrder::INT96_TIMESTAMP_ORDER => return None,
+        // No order in the footer: the legacy signed order, right for
+        // signed types only.
+        ColumnOrder::UNDEFINED if order_sensitive && !equal => return None,
+        ColumnOrder::UNDEFINED => {}
+        _ => return None,
+    }
+    // The deprecated min/max fields are signed-ordered.
+    if stats.is_min_max_deprecated() && order_sensitive && !equal {
+        return None;
+    }
+    // parquet-mr before 1.8.0 wrote byte-array bounds in the wrong order
+    // (PARQUET-251).
+    if bytes && !equal && !trusted_writer(file.file_metadata().created_by()) {
+        return None;
+    }
+    let key = |raw: &[u8]| key_of(raw, physical, &annotation, column);
+    Some((key(min)?, key(max)?))
+}
+
+/// Whether `created_by` names a writer whose byte-array statistics are
+/// sound: anything but a missing or unparsable name and parquet-mr before
+/// 1.8.0 (or without a version).
+fn trusted_writer(created_by: Option<&str>) -> bool {
+    let Some(created_by) = created_by.filter(|c| !c.trim().is_empty()) else { return false };
+    let Some((app, rest)) = created_by.split_once(" version ") else { return !created_by.starts_with("parquet-mr") };
+    if app.trim() != "parquet-mr" {
+        return true;
+    }
+    let version = rest.split([' ', '-']).next().unwrap_or("");
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(major), Some(minor)) => (major, minor) >= (1, 8),
+        _ => false,
+    }
+}
+
+/// A statistics value (PLAIN bytes, no length prefix) as a key.
+fn key_of(raw: &[u8], physical: Physical, annotation: &Annotation, column: &ColumnDescriptor) -> Option<Key> {
+    let unsigned = matches!(annotation, Annotation::Integer { signed: false, .. });
+    match physical {
+        Physical::BOOLEAN => Some(Key::Bool(*raw.first()? != 0)),
+        Physical::INT32 => {
+            let v = i32::from_le_bytes(raw.try_into().ok()?);
+            Some(Key::Int(if unsigned { i128::from(v as u32) } else { i128::from(v) }))
+        }
+        Physical::INT64 => {
+            let v = i64::from_le_bytes(raw.try_into().ok()?);
+            Some(Key::Int(if unsigned { i128::from(v as u64) } else { i128::from(v) }))
+        }
+        Physical::FLOAT => float_key(f64::from(f32::from_le_bytes(raw.try_into().ok()?))),
+        Physical::DOUBLE => float_key(f64::from_le_bytes(raw.try_into().ok()?)),
+        Physical::INT96 => None,
+        Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY => match annotation {
+            Annotation::Decimal { .. } => signed_be(raw).map(Key::Int),
+            Annotation::Float16 if column.type_length() == 2 => {
+                float_key(f64::from(f16_bits_to_f32(u16::from_le_bytes(raw.try_into().ok()?))))
+            }
+            Annotation::Float16 | Annotation::Interval | Annotation::Other(_) => None,
+            _ => Some(Key::Bytes(raw.to_vec())),
+        },
+    }
+}
+
+fn float_key(v: f64) -> Option<Key> {
+    (!v.is_nan()).then_some(Key::Float(v))
+}
+
+/// A big-endian two's complement integer of 1 to 16 bytes.
+fn signed_be(raw: &[u8]) -> Option<i128> {
+    if raw.is_empty() || raw.len() > 16 {
+        return None;
+    }
+    let fill = if raw[0] & 0x80 != 0 { 0xFF } else { 0 };
+    let mut bytes = [fill; 16];
+    bytes[16 - raw.len()..].copy_from_slice(raw);
+    Some(i128::from_be_bytes(bytes))
+}
+
+/// An IEEE half-precision value's bits as an `f32` (exact).
+fn f16_bits_to_f32(bits: u16) -> f32 {
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exponent = i32::from((bits >> 10) & 0x1F);
+    let fraction = f32::from(bits & 0x3FF);
+    match exponent {
+        0 => sign * fraction * 2f32.powi(-24),
+        0x1F if fraction == 0.0 => sign * f32::INFINITY,
+        0x1F => f32::NAN,
+        e => sign * (1.0 + fraction / 1024.0) * 2f32.powi(e - 15),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writers_with_sound_byte_statistics() {
+        assert!(trusted_writer(Some("parquet-mr version 1.8.0 (build abc)")));
+        assert!(trusted_writer(Some("parquet-mr version 1.12.3")));
+        assert!(trusted_writer(Some("parquet-cpp-arrow version 14.0.0")));
+        assert!(trusted_writer(Some("magnolify-parquet-rs 0.1.0")));
+        assert!(!trusted_writer(Some("parquet-mr version 1.7.9")));
+        assert!(!trusted_writer(Some("parquet-mr")));
+        assert!(!trusted_writer(Some("")));
+        assert!(!trusted_writer(None));
+    }
+
+    #[test]
+    fn comparisons_against_bounds() {
+        let range = |min, max, key| Range::new(&Key::Int(min), &Key::Int(max), &Key::Int(key)).unwrap();
+        // [10, 20]
+        assert_eq!(range(10, 20, 5).compare(Op::Eq), (false, true));
+        assert_eq!(range(10, 20, 15).compare(Op::Eq), (true, true));
+        assert_eq!(range(10, 20, 10).compare(Op::Lt), (false, true));
+        assert_eq!(range(10, 20, 10).compare(Op::Le), (true, true));
+        assert_eq!(range(10, 20, 20).compare(Op::Gt), (false, true));
+        assert_eq!(range(10, 20, 21).compare(Op::Lt), (true, false));
+        assert_eq!(range(10, 20, 9).compare(Op::Ge), (true, false));
+        assert_eq!(range(7, 7, 7).compare(Op::Eq), (true, false));
+        assert_eq!(range(7, 7, 7).compare(Op::Ne), (false, true));
+    }
+
+    #[test]
+    fn byte_successors() {
+        assert_eq!(successor(b"ab"), Some(b"ac".to_vec()));
+        assert_eq!(successor(&[0x61, 0xFF]), Some(vec![0x62]));
+        assert_eq!(successor(&[0xFF, 0xFF]), None);
+        assert_eq!(successor(b""), None);
+    }
+
+    #[test]
+    fn decimals_and_halves_decode() {
+        assert_eq!(signed_be(&[0xFF, 0x38]), Some(-200));
+        assert_eq!(signed_be(&[0x00, 0xC8]), Some(200));
+        assert_eq!(signed_be(&[]), None);
+        assert_eq!(f16_bits_to_f32(0x3C00), 1.0);
+        assert_eq!(f16_bits_to_f32(0xC000), -2.0);
+        assert_eq!(f16_bits_to_f32(0x0001), 2f32.powi(-24));
+        assert!(f16_bits_to_f32(0x7E00).is_nan());
+    }
+}
