@@ -970,3 +970,82 @@ fn every_fixture_has_a_test() {
     covered.sort();
     assert_eq!(found, covered);
 }
+
+// ---------------------------------------------------------------------------
+// Typed predicates on a peer's statistics
+// ---------------------------------------------------------------------------
+
+/// `value` with the entries of every map (`{"$map": [[k, v], ...]}`) in
+/// one order: a `HashMap` iterates in an order of its own.
+fn sorted_maps(value: Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.into_iter().map(sorted_maps).collect()),
+        Value::Object(fields) => Value::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), sorted_maps(v)) {
+                        ("$map", Value::Array(mut entries)) => {
+                            entries.sort_by_key(|e| e.to_string());
+                            Value::Array(entries)
+                        }
+                        (_, v) => v,
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// pyarrow's statistics prune for every leaf type: `field > max` (the
+/// file's largest value) skips the file's one row group and `field <= max`
+/// reads it, and either way the records are those of a full read that pass.
+#[test]
+fn peers_types_pyarrow_statistics_prune_every_leaf_type() {
+    use magnolify_parquet::filter::Predicate;
+    let name = "peers/types.pyarrow";
+    let (path, _) = fixture(name);
+    let all: Vec<PeerTypes> = open(name).unwrap().collect::<Result<_, _>>().unwrap();
+    // (row groups skipped, records passed)
+    let read = |predicate: Predicate<PeerTypes>| -> (usize, u64) {
+        let file = File::open(&path).unwrap();
+        let mut reader = ParquetReader::builder(file).unwrap().build_filtered(predicate.clone()).unwrap();
+        let got: Vec<PeerTypes> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+        let expected: Vec<Value> = all.iter().filter(|r| predicate.test(r)).map(|r| r.to_json(Fmt::NANOS)).collect();
+        let got: Vec<Value> = got.iter().map(|r| sorted_maps(r.to_json(Fmt::NANOS))).collect();
+        let expected: Vec<Value> = expected.into_iter().map(sorted_maps).collect();
+        assert!(got == expected, "{predicate:?}: {} records, expected {}", got.len(), expected.len());
+        let counts = reader.filter_counts();
+        (counts.row_groups_skipped, counts.records_passed)
+    };
+    let f = PeerTypes::fields();
+    let max_id = all.iter().map(|r| r.id).max().unwrap();
+    assert_eq!(read(f.id.gt(max_id)), (1, 0));
+    assert_eq!(read(f.id.le(max_id)), (0, all.len() as u64));
+    macro_rules! leaves {
+        ($($field:ident),*) => {$(
+            #[allow(clippy::eq_op)]
+            let max = all
+                .iter()
+                .filter_map(|r| r.$field.clone())
+                .filter(|v| v == v)
+                .reduce(|a, b| if b > a { b } else { a })
+                .expect(stringify!($field));
+            assert_eq!(read(f.$field.gt(max.clone())), (1, 0), "{} > {max:?}", stringify!($field));
+            let (skipped, passed) = read(f.$field.le(max.clone()));
+            assert!(skipped == 0 && passed > 0, "{} <= {max:?}: {skipped} skipped, {passed} passed", stringify!($field));
+        )*};
+    }
+    leaves!(
+        i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, str, bin, fsb16, uuid, date32, time32_ms, time64_us,
+        time64_ns, ts_ms, ts_us, ts_ns, ts_ms_utc, ts_us_utc, ts_ns_utc, dec9_2, dec18_4, dec38_10
+    );
+    // Nulls: the file has some in every optional column.
+    assert_eq!(read(f.i8.is_null().and(f.i8.is_not_null())).1, 0);
+    assert!(read(f.str.is_null()).1 > 0);
+    // Fields of a group, and lists and maps that are not addressable.
+    let _: magnolify_parquet::filter::NotAddressable = f.list_i32;
+    assert_eq!(read(f.structure.a.gt(i32::MAX)), (1, 0));
+}

@@ -13,6 +13,7 @@ mod derive_hygiene;
 mod derive_roundtrip;
 mod derive_schema;
 mod dremel;
+mod filters;
 mod fixtures_read;
 mod logical_types;
 mod page_checksums;
