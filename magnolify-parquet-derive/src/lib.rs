@@ -92,6 +92,10 @@ use crate::model::Container;
 /// | `decimal(precision = P, scale = S, physical = "...")` | DECIMAL(P, S), 1 ≤ P ≤ 76, 0 ≤ S ≤ P (`scale` defaults to 0); `physical` is `"int32"` (P ≤ 9), `"int64"` (P ≤ 18), `"fixed"` or `"binary"`, chosen by precision when not set; required on decimal types, refused on others |
 /// | `with = "path::to::module"` | custom conversion, see below |
 /// | `field_id = N` | Parquet field id (0 ≤ N ≤ i32::MAX, unique among siblings) |
+/// | `bloom_filter`, `bloom_filter(fpp = 0.01, ndv = 100000)` | a bloom filter on the field's column (false-positive probability, distinct values expected per row group); readers skip the row groups whose filter lacks a value an equality asks for; the field must be one column (or a list of one) |
+///
+/// Every struct also gets `fields()`: typed handles of its fields for the
+/// predicates of `magnolify_parquet::filter`.
 ///
 /// On an enum variant: `rename = "SYMBOL"`.
 ///

@@ -9,7 +9,7 @@ use parquet::schema::types::Type;
 
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
-use crate::options::FieldOptions;
+use crate::options::{BloomFilterSpec, FieldOptions};
 use crate::shred::{ColumnSink, WriteAt};
 
 /// A Rust type with a Parquet form: its schema node.
@@ -68,6 +68,12 @@ pub trait ParquetSchema {
     /// Collects the doc comments of the type's fields (derived structs), as
     /// (dotted path under `prefix`, text). Wrappers pass through.
     fn docs(_prefix: &str, _out: &mut Vec<(String, String)>) {}
+
+    /// Collects the bloom filters asked for by the type's fields (derived
+    /// structs' `#[parquet(bloom_filter)]`), as (dotted field path under
+    /// `prefix`, settings), the paths as [`docs`](Self::docs) writes them.
+    /// Wrappers and lists pass through.
+    fn bloom_filters(_prefix: &str, _out: &mut Vec<(String, BloomFilterSpec)>) {}
 }
 
 /// Which field attributes change a type's Parquet form (see

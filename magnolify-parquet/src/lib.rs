@@ -76,7 +76,7 @@ mod write;
 pub use error::{Error, Location, Result};
 pub use field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 pub use file::{AtomicFile, CheckedMetadata, ParquetReader, ParquetWriter, ReaderBuilder, WriterBuilder};
-pub use options::{DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, TimeUnit};
+pub use options::{BloomFilterSpec, DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, TimeUnit};
 pub use read::Resolved;
 pub use record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordSchema, RecordWrite, DOCS_KEY};
 pub use types::ListElement;
@@ -106,7 +106,7 @@ pub mod __private {
     pub use crate::filter::{
         bytes_key, At, Field, FieldHandle, FilterValue, HandleAs, Key, NotAddressable, Nullable, Required,
     };
-    pub use crate::options::{DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
+    pub use crate::options::{BloomFilterSpec, DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
     pub use crate::record::ParquetRecord;
     pub use crate::schema::{group, message_from, with_id};
     pub use crate::shred::{ColumnSink, WriteAt};

@@ -74,6 +74,17 @@ pub enum DecimalPhysical {
     Binary,
 }
 
+/// A bloom filter asked for a column (`#[parquet(bloom_filter)]`, or
+/// `bloom_filter(fpp = 0.01, ndv = 100000)`): `None` parts take the
+/// writer's defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct BloomFilterSpec {
+    /// False-positive probability, in (0, 1).
+    pub fpp: Option<f64>,
+    /// Distinct values expected in a row group.
+    pub ndv: Option<u64>,
+}
+
 /// DECIMAL(precision, scale) of a field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DecimalSpec {

@@ -10,7 +10,7 @@ use parquet::schema::types::{SchemaDescriptor, TypePtr};
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
-use crate::options::FieldOptions;
+use crate::options::{BloomFilterSpec, FieldOptions};
 use crate::shred::{ColumnSink, WriteAt};
 
 /// What a writer of records needs to know before the first one: the
@@ -21,6 +21,12 @@ pub trait RecordSchema {
 
     /// Footer key/value pairs the writer stores (an Avro schema, field docs).
     fn key_value_metadata(&self) -> Vec<KeyValue> {
+        Vec::new()
+    }
+
+    /// The bloom filters the record type asks for, as (dotted field path,
+    /// settings): each must name one column (lists pass through).
+    fn bloom_filters(&self) -> Vec<(String, BloomFilterSpec)> {
         Vec::new()
     }
 }
@@ -147,6 +153,12 @@ pub const DOCS_KEY: &str = "magnolify.docs";
 impl<T: ParquetRecord> RecordSchema for Derived<T> {
     fn schema(&self) -> Result<TypePtr> {
         T::message()
+    }
+
+    fn bloom_filters(&self) -> Vec<(String, BloomFilterSpec)> {
+        let mut out = Vec::new();
+        T::bloom_filters("", &mut out);
+        out
     }
 
     fn key_value_metadata(&self) -> Vec<KeyValue> {

@@ -5,8 +5,8 @@ use syn::meta::ParseNestedMeta;
 use syn::Attribute;
 
 use super::{
-    parse_keys, set_choice, set_flag, set_once, set_string, unknown_key, value, Decimal, DecimalPhysical, ListLayout,
-    Spanned, TimeUnit,
+    parse_keys, set_choice, set_flag, set_once, set_string, unknown_key, value, BloomFilter, Decimal, DecimalPhysical,
+    ListLayout, Spanned, TimeUnit,
 };
 use crate::errors::Errors;
 
@@ -29,9 +29,14 @@ pub struct FieldAttrs {
     pub with: Option<Spanned<syn::Path>>,
     /// `field_id = N`: the Parquet field id.
     pub field_id: Option<Spanned<i32>>,
+    /// `bloom_filter` or `bloom_filter(fpp = .., ndv = ..)`: a bloom filter
+    /// on the field's column.
+    pub bloom_filter: Option<Spanned<BloomFilter>>,
 }
 
-const FIELD_KEYS: [&str; 8] = ["rename", "skip", "default", "list", "timestamp", "decimal", "with", "field_id"];
+const FIELD_KEYS: [&str; 9] =
+    ["rename", "skip", "default", "list", "timestamp", "decimal", "with", "field_id", "bloom_filter"];
+const BLOOM_FILTER_KEYS: [&str; 2] = ["fpp", "ndv"];
 const DECIMAL_KEYS: [&str; 3] = ["precision", "scale", "physical"];
 const VARIANT_KEYS: [&str; 1] = ["rename"];
 
@@ -57,6 +62,11 @@ impl FieldAttrs {
                                 errors.spanned(&s, "expected the path of a module: `with = \"path::to::module\"`")
                             }
                         }
+                    }
+                }
+                "bloom_filter" => {
+                    if let Some(bloom) = parse_bloom_filter(meta, errors)? {
+                        set_once(&mut out.bloom_filter, meta, bloom, errors);
                     }
                 }
                 "field_id" => {
@@ -86,8 +96,40 @@ impl FieldAttrs {
         add("decimal", self.decimal.as_ref().map(|s| s.span));
         add("with", self.with.as_ref().map(|s| s.span));
         add("field_id", self.field_id.as_ref().map(|s| s.span));
+        add("bloom_filter", self.bloom_filter.as_ref().map(|s| s.span));
         out
     }
+}
+
+/// `bloom_filter`, or `bloom_filter(fpp = 0.01, ndv = 100000)`.
+fn parse_bloom_filter(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Option<BloomFilter>> {
+    let mut bloom = BloomFilter::default();
+    if !meta.input.peek(syn::token::Paren) {
+        return Ok(value::flag(meta, errors)?.then_some(bloom));
+    }
+    let mut valid = true;
+    meta.parse_nested_meta(|inner| {
+        match super::key_name(&inner).as_str() {
+            "fpp" => match value::probability(&inner, "fpp = 0.01", errors)? {
+                Some(p) => bloom.fpp = Some(p),
+                None => valid = false,
+            },
+            "ndv" => match value::int::<u64>(&inner, "ndv = 100000", "a positive integer", errors)? {
+                Some((0, span)) => {
+                    errors.at(span, "`ndv` must be a positive integer");
+                    valid = false;
+                }
+                Some((n, _)) => bloom.ndv = Some(n),
+                None => valid = false,
+            },
+            _ => {
+                unknown_key(&inner, "bloom_filter", &BLOOM_FILTER_KEYS, errors)?;
+                valid = false;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(valid.then_some(bloom))
 }
 
 /// `decimal(precision = P, scale = S, physical = "...")`. A part with a bad

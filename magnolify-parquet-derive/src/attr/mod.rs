@@ -182,6 +182,13 @@ pub struct Decimal {
     pub physical: Option<Spanned<DecimalPhysical>>,
 }
 
+/// `bloom_filter` (writer defaults) or `bloom_filter(fpp = 0.01, ndv = 100000)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BloomFilter {
+    pub fpp: Option<f64>,
+    pub ndv: Option<u64>,
+}
+
 impl Decimal {
     /// The largest precision supported (32-byte FIXED_LEN_BYTE_ARRAY).
     pub const MAX_PRECISION: u8 = 76;

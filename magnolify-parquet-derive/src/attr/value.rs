@@ -104,3 +104,19 @@ where
         }
     }
 }
+
+/// A float literal value in the open interval (0, 1): `fpp = 0.01`.
+pub fn probability(meta: &ParseNestedMeta<'_>, example: &str, errors: &mut Errors) -> syn::Result<Option<f64>> {
+    let Some(expr) = expr(meta, example, errors)? else { return Ok(None) };
+    let parsed = match &expr {
+        Expr::Lit(syn::ExprLit { lit: Lit::Float(f), .. }) => f.base10_parse::<f64>().ok(),
+        _ => None,
+    };
+    match parsed {
+        Some(p) if p > 0.0 && p < 1.0 => Ok(Some(p)),
+        _ => {
+            errors.spanned(&expr, format!("expected a probability between 0 and 1, exclusive: `{example}`"));
+            Ok(None)
+        }
+    }
+}

@@ -28,6 +28,10 @@ pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {
             const ACCEPTS: #p::Accepts = #schema::ACCEPTS;
             const NEEDS_DECIMAL: bool = #schema::NEEDS_DECIMAL;
             type ReadPlan = #schema::ReadPlan;
+
+            fn bloom_filters(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::BloomFilterSpec)>) {
+                #schema::bloom_filters(__prefix, __out)
+            }
         },
         opts.clone(),
         quote!(#schema::schema(__name, __repetition, __opts)),

@@ -65,6 +65,7 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let resolves = stored.iter().map(|s| resolve_field(s, &via));
     let reads = stored.iter().map(|s| read_field(s, &via));
     let docs = stored.iter().map(docs_field);
+    let blooms = stored.iter().map(bloom_field);
     let field_count = stored.len();
 
     let stored_inits = stored.iter().map(|s| {
@@ -87,6 +88,10 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         quote! {
             const LEAVES: usize = #(#leaves)+*;
             type ReadPlan = #p::StructPlan<( #(#plans,)* )>;
+
+            fn bloom_filters(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::BloomFilterSpec)>) {
+                #(#blooms)*
+            }
         },
         opts_arg(false),
         quote! {
@@ -311,6 +316,28 @@ fn docs_field(s: &Stored<'_>) -> TokenStream {
     quote! {
         #own
         #schema::docs(&#p::doc_path(__prefix, #name), __out);
+    }
+}
+
+/// A field's part of `bloom_filters`: its own `bloom_filter`, then those of
+/// its type (a nested struct's fields).
+fn bloom_field(s: &Stored<'_>) -> TokenStream {
+    let p = private();
+    let (schema, name) = (&s.schema, &s.field.name);
+    let own = s.field.attrs.bloom_filter.as_ref().map(|bloom| {
+        let fpp = match bloom.value.fpp {
+            Some(f) => quote!(#p::Some(#f)),
+            None => quote!(#p::None),
+        };
+        let ndv = match bloom.value.ndv {
+            Some(n) => quote!(#p::Some(#n)),
+            None => quote!(#p::None),
+        };
+        quote!(__out.push((#p::doc_path(__prefix, #name), #p::BloomFilterSpec { fpp: #fpp, ndv: #ndv }));)
+    });
+    quote! {
+        #own
+        #schema::bloom_filters(&#p::doc_path(__prefix, #name), __out);
     }
 }
 

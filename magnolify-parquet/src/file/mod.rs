@@ -4,6 +4,7 @@
 //! sink and as the row-group source.
 
 mod atomic;
+mod bloom_columns;
 mod chunks;
 mod page_crc;
 pub(crate) mod reader;

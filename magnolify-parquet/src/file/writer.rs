@@ -12,9 +12,12 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPrope
 use parquet::file::writer::SerializedFileWriter;
 
 use super::atomic::AtomicFile;
+use super::bloom_columns::with_bloom_filters;
 use super::chunks::{FileChunks, Sink};
 use crate::engines::{require_readable, Engine};
 use crate::error::{Error, Result};
+use crate::filter::Field;
+use crate::options::BloomFilterSpec;
 use crate::record::{Derived, ParquetRecord, RecordWrite};
 use crate::write::{RecordWriter, DEFAULT_WRITE_BATCH};
 
@@ -57,6 +60,7 @@ pub struct WriterBuilder<C: RecordWrite, T = <C as RecordWrite>::Record<'static>
     key_values: Vec<KeyValue>,
     page_checksums: bool,
     readable_by: Vec<Engine>,
+    bloom_filters: Vec<(String, BloomFilterSpec)>,
     _record: PhantomData<fn(&T)>,
 }
 
@@ -81,6 +85,7 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
             key_values: Vec::new(),
             page_checksums: true,
             readable_by: Vec::new(),
+            bloom_filters: Vec::new(),
             _record: PhantomData,
         }
     }
@@ -235,6 +240,41 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
         self
     }
 
+    /// A bloom filter for the column of `field` (a handle of
+    /// `T::fields()`), with the writer's default size; or with `fpp` (the
+    /// false-positive probability) and `ndv` (distinct values expected in a
+    /// row group) through `#[parquet(bloom_filter(fpp = .., ndv = ..))]` on
+    /// the field. Readers given an equality on the field then skip the row
+    /// groups whose filter says the value is absent.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType, Debug, PartialEq)]
+    /// struct Visit { user: String, page: String }
+    ///
+    /// let visits: Vec<Visit> = (0..400).map(|i| Visit { user: format!("u{}", i % 97), page: format!("p{i}") }).collect();
+    /// let mut w = ParquetWriter::<Visit, _>::builder()
+    ///     .bloom_filter(&Visit::fields().page)
+    ///     .max_row_group_rows(100)
+    ///     .build(Vec::new())?;
+    /// w.write_all(&visits)?;
+    /// let file = bytes::Bytes::from(w.into_inner()?);
+    ///
+    /// // "p150" is in row group 1; groups 2 and 3 ("p200".."p399") are ruled
+    /// // out by their min and max, group 0 ("p0".."p99", a range that holds
+    /// // "p150" as text) only by its bloom filter.
+    /// let mut reader = ParquetReader::builder(file)?.build_filtered(Visit::fields().page.eq("p150".into()))?;
+    /// assert_eq!(reader.by_ref().count(), 1);
+    /// let counts = reader.filter_counts();
+    /// assert_eq!((counts.row_groups_read, counts.row_groups_skipped_by_bloom_filters), (1, 1));
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn bloom_filter<F, N>(mut self, field: &Field<T, F, N>) -> Self {
+        self.bloom_filters.push((field.path().to_owned(), BloomFilterSpec::default()));
+        self
+    }
+
     /// A key/value pair for the footer.
     pub fn key_value(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.key_values.push(KeyValue::new(key.into(), value.into()));
@@ -336,9 +376,23 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         sink: W,
         commit: Option<fn(&mut W) -> io::Result<()>>,
     ) -> Result<Self> {
-        let WriterBuilder { converter, props, batch, threads, key_values, page_checksums, readable_by, .. } = builder;
+        let WriterBuilder {
+            converter,
+            props,
+            batch,
+            threads,
+            key_values,
+            page_checksums,
+            readable_by,
+            bloom_filters,
+            ..
+        } = builder;
         let schema = converter.schema()?;
         require_readable(&schema, &readable_by)?;
+        // The type's bloom filters, then the builder's.
+        let mut blooms = converter.bloom_filters();
+        blooms.extend(bloom_filters);
+        let props = with_bloom_filters(props, &schema, &blooms)?;
         // The converter's pairs, then those set on the properties, then the builder's.
         let props = props.build();
         let mut all = converter.key_value_metadata();

@@ -55,7 +55,7 @@ mod prune;
 pub use handle::{At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{Predicate, Text};
-pub(crate) use prune::may_match;
+pub(crate) use prune::{verdict, BloomFilters, Verdict};
 
 /// What a filtered reader did: row groups read and skipped by their
 /// statistics, records assembled and records that passed.
@@ -64,8 +64,10 @@ pub(crate) use prune::may_match;
 pub struct FilterCounts {
     /// Row groups decoded.
     pub row_groups_read: usize,
-    /// Row groups whose statistics rule out every record.
+    /// Row groups ruled out, by their statistics or bloom filters.
     pub row_groups_skipped: usize,
+    /// Of those, the ones only bloom filters ruled out.
+    pub row_groups_skipped_by_bloom_filters: usize,
     /// Records assembled from the row groups read (so far).
     pub records_read: u64,
     /// Records that passed the predicate (so far).

@@ -2,6 +2,9 @@
 //! what the format and the writers' known bugs allow.
 
 use std::cmp::Ordering;
+use std::sync::Arc;
+
+use parquet::bloom_filter::Sbbf;
 
 use parquet::basic::{ColumnOrder, SortOrder, Type as Physical};
 use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
@@ -23,25 +26,73 @@ struct Truth {
 
 const UNKNOWN: Truth = Truth { may_pass: true, may_fail: true };
 
-/// Whether some record of row group `index` of `file` may pass `node`:
-/// `false` only when its statistics prove that none does.
-pub(crate) fn may_match<R>(node: &Node<R>, file: &ParquetMetaData, index: usize) -> bool {
-    truth(node, file, &file.row_groups()[index]).may_pass
+/// Where the bloom filter of a column chunk comes from: `None` when the
+/// chunk has none (or it cannot be read: then it does not prune).
+pub(crate) trait BloomFilters {
+    /// The bloom filter of column `column` of row group `group`.
+    fn bloom_filter(&self, group: usize, column: usize) -> Option<Arc<Sbbf>>;
 }
 
-fn truth<R>(node: &Node<R>, file: &ParquetMetaData, group: &RowGroupMetaData) -> Truth {
+/// No bloom filters.
+pub(crate) struct NoBloomFilters;
+
+impl BloomFilters for NoBloomFilters {
+    fn bloom_filter(&self, _: usize, _: usize) -> Option<Arc<Sbbf>> {
+        None
+    }
+}
+
+/// What row group `index` of `file` is, for `node`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// Some record may pass: read it.
+    Read,
+    /// Its statistics show that no record passes.
+    SkipByStatistics,
+    /// Its bloom filters show that no record passes.
+    SkipByBloomFilters,
+}
+
+/// Whether some record of row group `index` of `file` may pass `node`:
+/// statistics first, then the bloom filters of the columns that equalities
+/// name (read only when statistics cannot decide).
+pub(crate) fn verdict<R>(node: &Node<R>, file: &ParquetMetaData, index: usize, blooms: &dyn BloomFilters) -> Verdict {
+    let group = Group { file, index, blooms: &NoBloomFilters };
+    if !truth(node, &group).may_pass {
+        return Verdict::SkipByStatistics;
+    }
+    let group = Group { file, index, blooms };
+    match truth(node, &group).may_pass {
+        true => Verdict::Read,
+        false => Verdict::SkipByBloomFilters,
+    }
+}
+
+/// A row group and what can be known of it.
+struct Group<'a> {
+    file: &'a ParquetMetaData,
+    index: usize,
+    blooms: &'a dyn BloomFilters,
+}
+
+fn truth<R>(node: &Node<R>, group: &Group<'_>) -> Truth {
     match node {
-        Node::Leaf(leaf) => leaf_truth(leaf, file, group),
+        Node::Leaf(leaf) => leaf_truth(leaf, group),
         Node::And(a, b) => {
-            let (a, b) = (truth(a, file, group), truth(b, file, group));
+            let a = truth(a, group);
+            // Nothing of `b` is read when `a` already rules the group out.
+            if !a.may_pass {
+                return Truth { may_pass: false, may_fail: true };
+            }
+            let b = truth(b, group);
             Truth { may_pass: a.may_pass && b.may_pass, may_fail: a.may_fail || b.may_fail }
         }
         Node::Or(a, b) => {
-            let (a, b) = (truth(a, file, group), truth(b, file, group));
+            let (a, b) = (truth(a, group), truth(b, group));
             Truth { may_pass: a.may_pass || b.may_pass, may_fail: a.may_fail && b.may_fail }
         }
         Node::Not(a) => {
-            let a = truth(a, file, group);
+            let a = truth(a, group);
             Truth { may_pass: a.may_fail, may_fail: a.may_pass }
         }
     }
@@ -59,7 +110,8 @@ struct Chunk {
     may_have_nan: bool,
 }
 
-fn leaf_truth<R>(leaf: &Leaf<R>, file: &ParquetMetaData, group: &RowGroupMetaData) -> Truth {
+fn leaf_truth<R>(leaf: &Leaf<R>, group: &Group<'_>) -> Truth {
+    let file = group.file;
     let schema = file.file_metadata().schema_descr();
     // A field the file does not have reads as null or its default: the
     // exact test decides, nothing is pruned.
@@ -70,8 +122,58 @@ fn leaf_truth<R>(leaf: &Leaf<R>, file: &ParquetMetaData, group: &RowGroupMetaDat
     if column.max_rep_level() > 0 {
         return UNKNOWN;
     }
-    let Some(chunk) = chunk(file, group, index, &column) else { return UNKNOWN };
-    condition_truth(&leaf.condition, &chunk, &column)
+    let Some(chunk) = chunk(file, &file.row_groups()[group.index], index, &column) else { return UNKNOWN };
+    let truth = condition_truth(&leaf.condition, &chunk, &column);
+    if !truth.may_pass {
+        return truth;
+    }
+    // Equalities: a bloom filter may show that no value is there.
+    let values = match &leaf.condition {
+        Condition::Compare(Op::Eq, value) => std::slice::from_ref(value),
+        Condition::In(values) => values.as_slice(),
+        _ => return truth,
+    };
+    let Some(filter) = group.blooms.bloom_filter(group.index, index) else { return truth };
+    let absent = values.iter().all(|v| v.key(&column).is_some_and(|key| bloom_absent(&filter, &key, &column)));
+    Truth { may_pass: !absent, may_fail: truth.may_fail }
+}
+
+/// Whether `filter` shows that no value of the column equals `key`: the
+/// key's PLAIN bytes, as the writer hashed them, are absent (each form of a
+/// key whose column holds several, such as both zeros of a float).
+fn bloom_absent(filter: &Sbbf, key: &Key, column: &ColumnDescriptor) -> bool {
+    let annotation = Annotation::of(column.self_type());
+    let unsigned = matches!(annotation, Annotation::Integer { signed: false, .. });
+    let forms: Vec<Vec<u8>> = match (key, column.physical_type()) {
+        (Key::Int(v), Physical::INT32) if unsigned => {
+            u32::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default()
+        }
+        (Key::Int(v), Physical::INT32) => i32::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default(),
+        (Key::Int(v), Physical::INT64) if unsigned => {
+            u64::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default()
+        }
+        (Key::Int(v), Physical::INT64) => i64::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default(),
+        (Key::Int(v), Physical::FIXED_LEN_BYTE_ARRAY) if matches!(annotation, Annotation::Decimal { .. }) => {
+            let width = usize::try_from(column.type_length()).unwrap_or(0);
+            let bytes = v.to_be_bytes();
+            match width {
+                1..=16 => vec![bytes[16 - width..].to_vec()],
+                _ => return false,
+            }
+        }
+        (Key::Float(v), Physical::DOUBLE) if *v == 0.0 => {
+            vec![0f64.to_le_bytes().to_vec(), (-0f64).to_le_bytes().to_vec()]
+        }
+        (Key::Float(v), Physical::DOUBLE) => vec![v.to_le_bytes().to_vec()],
+        (Key::Float(v), Physical::FLOAT) if *v == 0.0 => {
+            vec![0f32.to_le_bytes().to_vec(), (-0f32).to_le_bytes().to_vec()]
+        }
+        (Key::Float(v), Physical::FLOAT) => vec![(*v as f32).to_le_bytes().to_vec()],
+        (Key::Bytes(b), Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY) => vec![b.clone()],
+        // Booleans, decimals of varying width, FLOAT16: not looked up.
+        _ => return false,
+    };
+    !forms.is_empty() && forms.iter().all(|form| !filter.check(form.as_slice()))
 }
 
 fn chunk(file: &ParquetMetaData, group: &RowGroupMetaData, index: usize, column: &ColumnDescriptor) -> Option<Chunk> {

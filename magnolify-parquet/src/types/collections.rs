@@ -42,6 +42,10 @@ impl<T: ParquetSchema> ParquetSchema for Option<T> {
     fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
         T::docs(prefix, out)
     }
+
+    fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
+        T::bloom_filters(prefix, out)
+    }
 }
 
 impl<T: ParquetWrite> ParquetWrite for Option<T> {
@@ -196,6 +200,10 @@ impl<T: ListElement> ParquetSchema for [T] {
     fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
         T::docs(prefix, out)
     }
+
+    fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
+        T::bloom_filters(prefix, out)
+    }
 }
 
 impl<T: ListElement + ParquetWrite> ParquetWrite for [T] {
@@ -223,6 +231,10 @@ impl<T: ListElement> ParquetSchema for Vec<T> {
 
     fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
         T::docs(prefix, out)
+    }
+
+    fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
+        T::bloom_filters(prefix, out)
     }
 }
 

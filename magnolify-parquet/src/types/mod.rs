@@ -27,6 +27,10 @@ macro_rules! pointer_schema_write {
                 fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
                     <$inner as ParquetSchema>::docs(prefix, out)
                 }
+
+                fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
+                    <$inner as ParquetSchema>::bloom_filters(prefix, out)
+                }
             }
 
             impl<$($generics)*> ParquetWrite for $t

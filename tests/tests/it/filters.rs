@@ -369,3 +369,91 @@ fn only_row_groups_with_matches_are_read() {
     assert_eq!(skipped_and_passed(file.clone(), f.n.ge(10).not()), (2, 10));
     assert_eq!(skipped_and_passed(file, f.n.ne(5)), (0, 29));
 }
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Address {
+    #[parquet(bloom_filter(fpp = 0.01, ndv = 1000))]
+    zip: String,
+    city: String,
+}
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Customer {
+    id: u64,
+    #[parquet(bloom_filter)]
+    email: String,
+    #[parquet(bloom_filter)]
+    tags: Vec<String>,
+    home: Option<Address>,
+}
+
+fn customers(n: u64) -> Vec<Customer> {
+    (0..n)
+        .map(|id| Customer {
+            id,
+            // Spread over every row group's range: only a bloom filter rules a group out.
+            email: format!("{}@x.org", (id * 7919) % n),
+            tags: vec![format!("t{}", id % 5)],
+            home: (id % 4 > 0).then(|| Address { zip: format!("{:05}", (id * 31) % n), city: "Oslo".into() }),
+        })
+        .collect()
+}
+
+/// `#[parquet(bloom_filter)]` writes a filter on the field's column (of a
+/// nested struct too, with its settings; of a list's elements), and an
+/// equality on such a field skips the row groups whose filter lacks the value.
+#[test]
+fn bloom_filter_attributes_write_filters_that_prune_equalities() {
+    let rows = customers(400);
+    let mut w = ParquetWriter::<Customer, _>::builder().max_row_group_rows(100).build(Vec::new()).unwrap();
+    w.write_all(&rows).unwrap();
+    let file = Bytes::from(w.into_inner().unwrap());
+    let builder = ParquetReader::builder(file.clone()).unwrap();
+    let with_filters: Vec<String> = builder
+        .metadata()
+        .row_group(0)
+        .columns()
+        .iter()
+        .filter(|c| c.bloom_filter_offset().is_some())
+        .map(|c| c.column_path().string())
+        .collect();
+    assert_eq!(with_filters, ["email", "tags.list.element", "home.zip"]);
+
+    let f = Customer::fields();
+    let read = |predicate: Predicate<Customer>| {
+        let expected: Vec<&Customer> = rows.iter().filter(|r| predicate.test(r)).collect();
+        let mut reader = ParquetReader::builder(file.clone()).unwrap().build_filtered(predicate).unwrap();
+        let got: Vec<Customer> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+        assert!(got.iter().eq(expected.iter().copied()));
+        let c = reader.filter_counts();
+        (c.row_groups_read, c.row_groups_skipped_by_bloom_filters, got.len())
+    };
+    // Every row group's emails span "0@x.org" to "99@x.org": min and max
+    // rule nothing out, the filters three groups.
+    assert_eq!(read(f.email.eq("123@x.org".into())), (1, 3, 1));
+    assert_eq!(read(f.email.is_in(["5@x.org".into(), "6@x.org".into()])), (2, 2, 2));
+    assert_eq!(read(f.home.zip.eq("00031".into())), (1, 3, 1));
+    // No filter on `city`: nothing skipped; none on an absent value's
+    // negation either.
+    assert_eq!(read(f.home.city.eq("Lima".into())).1, 0);
+    assert_eq!(read(f.email.ne("123@x.org".into())), (4, 0, 399));
+}
+
+/// A `bloom_filter` on a field of several columns is refused when the
+/// writer is made, naming the field.
+#[test]
+fn a_bloom_filter_on_a_group_is_refused() {
+    #[derive(ParquetType, Debug)]
+    struct Bad {
+        #[parquet(bloom_filter)]
+        home: Address,
+    }
+    let Err(error) = ParquetWriter::<Bad, _>::builder().build(Vec::new()) else {
+        panic!("a group has no bloom filter")
+    };
+    assert_eq!(
+        error.to_string(),
+        "unsupported type at field `home`: `bloom_filter` on `home`, which is a group of 2 columns: put \
+         `bloom_filter` on one of its fields"
+    );
+}

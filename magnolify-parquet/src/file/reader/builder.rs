@@ -5,12 +5,15 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
+use parquet::bloom_filter::Sbbf;
+use parquet::file::metadata::ParquetMetaData;
 use parquet::file::reader::ChunkReader;
 use parquet::schema::types::SchemaDescriptor;
 
 use super::{CheckedMetadata, FileRowGroups, Limits, ParquetReader};
 use crate::error::Result;
-use crate::filter::{may_match, FilterCounts, Predicate};
+use crate::filter::{verdict, BloomFilters, FilterCounts, Predicate, Verdict};
+use crate::guard::catch;
 use crate::read::{Resolved, DEFAULT_BATCH_SIZE};
 use crate::record::{Derived, ParquetRecord, RecordRead};
 use crate::ParquetRead;
@@ -265,15 +268,22 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         let file = self.metadata.shared().clone();
         let total = file.num_row_groups();
         let selected = self.row_groups.take().unwrap_or_else(|| (0..total).collect());
-        let selected_len = selected.len();
-        // An index out of range stays, for the reader to refuse.
-        let kept: Vec<usize> =
-            selected.into_iter().filter(|&i| i >= total || may_match(&predicate.node, &file, i)).collect();
-        let counts = FilterCounts {
-            row_groups_read: kept.len(),
-            row_groups_skipped: selected_len - kept.len(),
-            ..FilterCounts::default()
-        };
+        let blooms = FileBloomFilters { input: &*self.input, file: &file, max_bytes: self.limits.max_page_bytes };
+        let mut counts = FilterCounts::default();
+        let mut kept = Vec::with_capacity(selected.len());
+        for index in selected {
+            // An index out of range stays, for the reader to refuse.
+            let verdict = if index < total { verdict(&predicate.node, &file, index, &blooms) } else { Verdict::Read };
+            match verdict {
+                Verdict::Read => kept.push(index),
+                Verdict::SkipByStatistics => counts.row_groups_skipped += 1,
+                Verdict::SkipByBloomFilters => {
+                    counts.row_groups_skipped += 1;
+                    counts.row_groups_skipped_by_bloom_filters += 1;
+                }
+            }
+        }
+        counts.row_groups_read = kept.len();
         self.row_groups = Some(kept);
         Ok(self.build::<T>()?.with_filter(predicate, counts))
     }
@@ -299,5 +309,27 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         let source = FileRowGroups { input, metadata, limits, verify_checksums };
         let reader = ParquetReader::from_parts(source, resolved, row_groups, batch_size, file)?;
         reader.with_threads(threads)
+    }
+}
+
+/// The bloom filters of a file's column chunks, read when asked. One that
+/// cannot be read (damaged, larger than a page may be, or without its
+/// length in the footer, which older writers leave out and without which
+/// its header alone would say how much to read) is treated as absent: it
+/// prunes nothing, and the records are read and tested.
+struct FileBloomFilters<'a, R> {
+    input: &'a R,
+    file: &'a ParquetMetaData,
+    max_bytes: u64,
+}
+
+impl<R: ChunkReader> BloomFilters for FileBloomFilters<'_, R> {
+    fn bloom_filter(&self, group: usize, column: usize) -> Option<Arc<Sbbf>> {
+        let chunk = self.file.row_group(group).column(column);
+        let length = chunk.bloom_filter_length().and_then(|l| u64::try_from(l).ok())?;
+        if length > self.max_bytes {
+            return None;
+        }
+        catch(|| Sbbf::read_from_column_chunk(chunk, self.input)).ok()?.ok()?.map(Arc::new)
     }
 }

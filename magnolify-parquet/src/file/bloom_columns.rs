@@ -1,0 +1,159 @@
+//! The columns that bloom filters are asked for by field path: a field's
+//! dotted path names its column once the layout levels of lists (the
+//! repeated group and the element of the three-level layout) and maps (the
+//! key/value group) are left out.
+
+use parquet::file::properties::WriterPropertiesBuilder;
+use parquet::schema::types::{ColumnPath, Type};
+
+use crate::error::{Error, Location, Result};
+use crate::logical::Annotation;
+use crate::options::BloomFilterSpec;
+
+/// `props` with a bloom filter on the column of each field path of
+/// `filters`; an error names a path that is no single column of `message`.
+pub(crate) fn with_bloom_filters(
+    mut props: WriterPropertiesBuilder,
+    message: &Type,
+    filters: &[(String, BloomFilterSpec)],
+) -> Result<WriterPropertiesBuilder> {
+    if filters.is_empty() {
+        return Ok(props);
+    }
+    let mut leaves = Vec::new();
+    for field in message.get_fields() {
+        walk(field, &mut Vec::new(), &mut Vec::new(), false, &mut leaves);
+    }
+    for (path, spec) in filters {
+        let found: Vec<&Vec<String>> = leaves.iter().filter(|(field, _)| field == path).map(|(_, c)| c).collect();
+        let [column] = found.as_slice() else {
+            let under = leaves.iter().filter(|(field, _)| field.starts_with(&format!("{path}."))).count();
+            let what = if under > 0 {
+                format!("a group of {under} columns: put `bloom_filter` on one of its fields")
+            } else {
+                "no single column (a bloom filter needs a field of one column, not a map)".to_owned()
+            };
+            return Err(Error::Schema {
+                location: Box::new(Location::field(path.clone())),
+                message: format!("`bloom_filter` on `{path}`, which is {what}"),
+            });
+        };
+        let column = ColumnPath::new(column.to_vec());
+        props = props.set_column_bloom_filter_enabled(column.clone(), true);
+        if let Some(fpp) = spec.fpp {
+            props = props.set_column_bloom_filter_fpp(column.clone(), fpp);
+        }
+        if let Some(ndv) = spec.ndv {
+            props = props.set_column_bloom_filter_max_ndv(column, ndv);
+        }
+    }
+    Ok(props)
+}
+
+/// Collects (field path, column path) of every leaf under `node`. `field`
+/// and `column` are the paths down to `node`'s parent; `in_layout` says
+/// that the parent is a list's or map's repeated group.
+fn walk(
+    node: &Type,
+    field: &mut Vec<String>,
+    column: &mut Vec<String>,
+    in_layout: bool,
+    out: &mut Vec<(String, Vec<String>)>,
+) {
+    column.push(node.name().to_owned());
+    let layout = in_layout;
+    if !layout {
+        field.push(node.name().to_owned());
+    }
+    if node.is_group() {
+        let wrapper = matches!(Annotation::of(node), Annotation::List | Annotation::Map);
+        for child in node.get_fields() {
+            if wrapper {
+                // The repeated group (or field) under LIST/MAP is layout.
+                column.push(child.name().to_owned());
+                descend(child, node.name(), field, column, out);
+                column.pop();
+            } else {
+                walk(child, field, column, false, out);
+            }
+        }
+    } else {
+        out.push((field.join("."), column.clone()));
+    }
+    if !layout {
+        field.pop();
+    }
+    column.pop();
+}
+
+/// Below a list's or map's repeated node: a leaf is the element itself
+/// (two-level lists of primitives); a group's one child is the element of
+/// a three-level list, unless the group is named as a two-level element
+/// (`array`, `<list>_tuple`), whose children are fields, like the key and
+/// value of a map.
+fn descend(
+    repeated: &Type,
+    list: &str,
+    field: &mut Vec<String>,
+    column: &mut Vec<String>,
+    out: &mut Vec<(String, Vec<String>)>,
+) {
+    if !repeated.is_group() {
+        out.push((field.join("."), column.clone()));
+        return;
+    }
+    let children = repeated.get_fields();
+    let two_level = repeated.name() == "array" || repeated.name() == format!("{list}_tuple");
+    let element = children.len() == 1 && !two_level;
+    for child in children {
+        walk(child, field, column, element, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::schema::parser::parse_message_type;
+
+    fn leaves(schema: &str) -> Vec<(String, String)> {
+        let message = parse_message_type(schema).unwrap();
+        let mut out = Vec::new();
+        for field in message.get_fields() {
+            walk(field, &mut Vec::new(), &mut Vec::new(), false, &mut out);
+        }
+        out.into_iter().map(|(f, c)| (f, c.join("."))).collect()
+    }
+
+    #[test]
+    fn field_paths_leave_layout_levels_out() {
+        let got = leaves(
+            "message m {
+               required binary name (STRING);
+               optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
+               optional group old (LIST) { repeated binary array (STRING); }
+               optional group parts (LIST) { repeated group list { optional group element { required int32 x; required int32 y; } } }
+               optional group pairs (LIST) { repeated group array { required int32 a; required int32 b; } }
+               optional group ones (LIST) { repeated group ones_tuple { required int32 a; } }
+               optional group m (MAP) { repeated group key_value { required binary key (STRING); optional int64 value; } }
+               repeated int32 bare;
+               required group inner { required int64 id; }
+             }",
+        );
+        let expected = [
+            ("name", "name"),
+            ("tags", "tags.list.element"),
+            ("old", "old.array"),
+            ("parts.x", "parts.list.element.x"),
+            ("parts.y", "parts.list.element.y"),
+            ("pairs.a", "pairs.array.a"),
+            ("pairs.b", "pairs.array.b"),
+            ("ones.a", "ones.ones_tuple.a"),
+            ("m.key", "m.key_value.key"),
+            ("m.value", "m.key_value.value"),
+            ("bare", "bare"),
+            ("inner.id", "inner.id"),
+        ];
+        let expected: Vec<(String, String)> = expected.iter().map(|(f, c)| (f.to_string(), c.to_string())).collect();
+        assert_eq!(got, expected);
+    }
+}
