@@ -4,8 +4,8 @@
 //! sink and as the row-group source.
 
 mod atomic;
-mod bloom_columns;
 mod chunks;
+mod field_columns;
 mod page_crc;
 pub(crate) mod reader;
 mod writer;

@@ -12,8 +12,8 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPrope
 use parquet::file::writer::SerializedFileWriter;
 
 use super::atomic::AtomicFile;
-use super::bloom_columns::with_bloom_filters;
 use super::chunks::{FileChunks, Sink};
+use super::field_columns::{with_bloom_filters, with_sorting_columns};
 use crate::engines::{require_readable, Engine};
 use crate::error::{Error, Result};
 use crate::filter::Field;
@@ -61,6 +61,8 @@ pub struct WriterBuilder<C: RecordWrite, T = <C as RecordWrite>::Record<'static>
     page_checksums: bool,
     readable_by: Vec<Engine>,
     bloom_filters: Vec<(String, BloomFilterSpec)>,
+    /// Field paths the records are sorted by, with (descending, nulls first).
+    sorted_by: Vec<(String, bool, bool)>,
     _record: PhantomData<fn(&T)>,
 }
 
@@ -86,6 +88,7 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
             page_checksums: true,
             readable_by: Vec::new(),
             bloom_filters: Vec::new(),
+            sorted_by: Vec::new(),
             _record: PhantomData,
         }
     }
@@ -275,6 +278,37 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
         self
     }
 
+    /// Records that every row group's records are sorted by `field`
+    /// (ascending, nulls first), after the fields of earlier calls: the
+    /// footer's `sorting_columns`, which engines use to skip sorting. The
+    /// writer does not sort; the caller writes records in that order.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Event { day: u32, seq: u64 }
+    ///
+    /// let f = Event::fields();
+    /// let mut w = ParquetWriter::<Event, _>::builder().sorted_by(&f.day).sorted_by_descending(&f.seq).build(Vec::new())?;
+    /// w.write_all(&[Event { day: 1, seq: 9 }, Event { day: 1, seq: 3 }, Event { day: 2, seq: 5 }])?;
+    /// let meta = w.close()?;
+    /// let sorting = meta.row_group(0).sorting_columns().unwrap();
+    /// assert_eq!((sorting[0].column_idx, sorting[0].descending), (0, false));
+    /// assert_eq!((sorting[1].column_idx, sorting[1].descending), (1, true));
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn sorted_by<F, N>(mut self, field: &Field<T, F, N>) -> Self {
+        self.sorted_by.push((field.path().to_owned(), false, true));
+        self
+    }
+
+    /// As [`sorted_by`](Self::sorted_by), descending (nulls last).
+    pub fn sorted_by_descending<F, N>(mut self, field: &Field<T, F, N>) -> Self {
+        self.sorted_by.push((field.path().to_owned(), true, false));
+        self
+    }
+
     /// A key/value pair for the footer.
     pub fn key_value(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.key_values.push(KeyValue::new(key.into(), value.into()));
@@ -385,6 +419,7 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
             page_checksums,
             readable_by,
             bloom_filters,
+            sorted_by,
             ..
         } = builder;
         let schema = converter.schema()?;
@@ -393,6 +428,7 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         let mut blooms = converter.bloom_filters();
         blooms.extend(bloom_filters);
         let props = with_bloom_filters(props, &schema, &blooms)?;
+        let props = with_sorting_columns(props, &schema, &sorted_by)?;
         // The converter's pairs, then those set on the properties, then the builder's.
         let props = props.build();
         let mut all = converter.key_value_metadata();

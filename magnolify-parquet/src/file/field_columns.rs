@@ -1,8 +1,9 @@
-//! The columns that bloom filters are asked for by field path: a field's
-//! dotted path names its column once the layout levels of lists (the
-//! repeated group and the element of the three-level layout) and maps (the
-//! key/value group) are left out.
+//! Writer settings asked for by field path (bloom filters, sorting
+//! columns): a field's dotted path names its column once the layout levels
+//! of lists (the repeated group and the element of the three-level layout)
+//! and maps (the key/value group) are left out.
 
+use parquet::file::metadata::SortingColumn;
 use parquet::file::properties::WriterPropertiesBuilder;
 use parquet::schema::types::{ColumnPath, Type};
 
@@ -20,24 +21,9 @@ pub(crate) fn with_bloom_filters(
     if filters.is_empty() {
         return Ok(props);
     }
-    let mut leaves = Vec::new();
-    for field in message.get_fields() {
-        walk(field, &mut Vec::new(), &mut Vec::new(), false, &mut leaves);
-    }
+    let leaves = leaves(message);
     for (path, spec) in filters {
-        let found: Vec<&Vec<String>> = leaves.iter().filter(|(field, _)| field == path).map(|(_, c)| c).collect();
-        let [column] = found.as_slice() else {
-            let under = leaves.iter().filter(|(field, _)| field.starts_with(&format!("{path}."))).count();
-            let what = if under > 0 {
-                format!("a group of {under} columns: put `bloom_filter` on one of its fields")
-            } else {
-                "no single column (a bloom filter needs a field of one column, not a map)".to_owned()
-            };
-            return Err(Error::Schema {
-                location: Box::new(Location::field(path.clone())),
-                message: format!("`bloom_filter` on `{path}`, which is {what}"),
-            });
-        };
+        let (_, column) = column_of(&leaves, path, "bloom_filter")?;
         let column = ColumnPath::new(column.to_vec());
         props = props.set_column_bloom_filter_enabled(column.clone(), true);
         if let Some(fpp) = spec.fpp {
@@ -48,6 +34,58 @@ pub(crate) fn with_bloom_filters(
         }
     }
     Ok(props)
+}
+
+/// `props` with the footer's sorting columns: the column of each field
+/// path of `sorted_by`, with (descending, nulls first).
+pub(crate) fn with_sorting_columns(
+    props: WriterPropertiesBuilder,
+    message: &Type,
+    sorted_by: &[(String, bool, bool)],
+) -> Result<WriterPropertiesBuilder> {
+    if sorted_by.is_empty() {
+        return Ok(props);
+    }
+    let leaves = leaves(message);
+    let columns = sorted_by
+        .iter()
+        .map(|(path, descending, nulls_first)| {
+            let (index, _) = column_of(&leaves, path, "sorted_by")?;
+            let column_idx = i32::try_from(index).map_err(|_| Error::argument("too many columns to sort by"))?;
+            Ok(SortingColumn { column_idx, descending: *descending, nulls_first: *nulls_first })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(props.set_sorting_columns(Some(columns)))
+}
+
+/// (field path, column path) of every leaf of `message`, in column order.
+fn leaves(message: &Type) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for field in message.get_fields() {
+        walk(field, &mut Vec::new(), &mut Vec::new(), false, &mut out);
+    }
+    out
+}
+
+/// The leaf index and column path of field `path`, or an error naming what
+/// the path is instead, for `setting`.
+fn column_of<'a>(leaves: &'a [(String, Vec<String>)], path: &str, setting: &str) -> Result<(usize, &'a [String])> {
+    let mut found = leaves.iter().enumerate().filter(|(_, (field, _))| field == path);
+    match (found.next(), found.next()) {
+        (Some((index, (_, column))), None) => Ok((index, column)),
+        _ => {
+            let under = leaves.iter().filter(|(field, _)| field.starts_with(&format!("{path}."))).count();
+            let what = if under > 0 {
+                format!("a group of {under} columns: put `{setting}` on one of its fields")
+            } else {
+                format!("no single column (`{setting}` needs a field of one column, not a map)")
+            };
+            Err(Error::Schema {
+                location: Box::new(Location::field(path.to_owned())),
+                message: format!("`{setting}` on `{path}`, which is {what}"),
+            })
+        }
+    }
 }
 
 /// Collects (field path, column path) of every leaf under `node`. `field`
@@ -117,11 +155,7 @@ mod tests {
 
     fn leaves(schema: &str) -> Vec<(String, String)> {
         let message = parse_message_type(schema).unwrap();
-        let mut out = Vec::new();
-        for field in message.get_fields() {
-            walk(field, &mut Vec::new(), &mut Vec::new(), false, &mut out);
-        }
-        out.into_iter().map(|(f, c)| (f, c.join("."))).collect()
+        super::leaves(&message).into_iter().map(|(f, c)| (f, c.join("."))).collect()
     }
 
     #[test]
