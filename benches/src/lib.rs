@@ -3,7 +3,7 @@
 //! the Rust peers (`parquet_derive`, the Row API, `serde_arrow` + arrow).
 //!
 //! Each bench target in `benches/` is one group (`seed`, `nested`, `flat`,
-//! `file`); this crate holds everything they share, so that its tests can
+//! `file`, `filter`); this crate holds everything they share, so that its tests can
 //! check that every path reads back exactly what was written.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -14,6 +14,7 @@ pub mod files;
 pub mod flat;
 mod group;
 pub mod peers;
+pub mod trips;
 
 /// The seed record of magnolify's benchmark (2-level lists), its generators
 /// and hand-written schema: the test kit's, shared with the tests.

@@ -53,6 +53,14 @@ pub trait FilterValue: Send + Sync + 'static {
     /// The value as a key of `column`, or `None` when it has none.
     fn key(&self, column: &ColumnDescriptor) -> Option<Key>;
 
+    /// The largest key of `column` not above the value, and whether it is
+    /// the value itself: a timestamp between two of the column's units, or
+    /// a decimal with more digits than its scale, still bounds ranges (no
+    /// record equals it). By default, [`key`](Self::key), exact.
+    fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
+        self.key(column).map(|key| (key, true))
+    }
+
     /// Whether the type's `PartialOrd` is the keys' order, so that `lt`,
     /// `le`, `gt` and `ge` may prune (an enum's declaration order is not
     /// its symbols' byte order: `false` there).
@@ -142,8 +150,9 @@ impl<const N: usize> FilterValue for [u8; N] {
 }
 
 #[cfg(feature = "chrono")]
-/// A count of `unit` in `secs` seconds and `nanos` nanoseconds, when exact.
-pub(crate) fn units(secs: i64, nanos: u32, unit: TimeUnit) -> Option<i128> {
+/// The count of `unit` in `secs` seconds and `nanos` (0 to 1e9)
+/// nanoseconds, rounded down, and whether it is exact.
+pub(crate) fn units(secs: i64, nanos: u32, unit: TimeUnit) -> (i128, bool) {
     let per_second: i128 = match unit {
         TimeUnit::Millis => 1_000,
         TimeUnit::Micros => 1_000_000,
@@ -151,7 +160,7 @@ pub(crate) fn units(secs: i64, nanos: u32, unit: TimeUnit) -> Option<i128> {
     };
     let nanos_per_unit = 1_000_000_000 / per_second;
     let nanos = i128::from(nanos);
-    (nanos % nanos_per_unit == 0).then(|| i128::from(secs) * per_second + nanos / nanos_per_unit)
+    (i128::from(secs) * per_second + nanos / nanos_per_unit, nanos % nanos_per_unit == 0)
 }
 
 #[cfg(feature = "chrono")]
@@ -160,22 +169,39 @@ mod chrono_keys {
 
     use super::*;
 
-    /// An instant's key in a TIMESTAMP column on INT64 (INT96 has no order).
-    fn instant(secs: i64, nanos: u32, column: &ColumnDescriptor) -> Option<Key> {
+    /// An instant's floor key in a TIMESTAMP column on INT64 (INT96 has
+    /// no order).
+    fn instant(secs: i64, nanos: u32, column: &ColumnDescriptor) -> Option<(Key, bool)> {
         match kind(column) {
-            (Physical::INT64, Annotation::Timestamp { unit, .. }) => units(secs, nanos, unit).map(Key::Int),
+            (Physical::INT64, Annotation::Timestamp { unit, .. }) => {
+                let (count, exact) = units(secs, nanos, unit);
+                Some((Key::Int(count), exact))
+            }
             _ => None,
         }
     }
 
+    /// The exact key of a floor key.
+    fn exact(floor: Option<(Key, bool)>) -> Option<Key> {
+        floor.and_then(|(key, exact)| exact.then_some(key))
+    }
+
     impl FilterValue for DateTime<Utc> {
         fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+            exact(self.floor_key(column))
+        }
+
+        fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
             instant(self.timestamp(), self.timestamp_subsec_nanos(), column)
         }
     }
 
     impl FilterValue for NaiveDateTime {
         fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+            exact(self.floor_key(column))
+        }
+
+        fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
             let utc = self.and_utc();
             instant(utc.timestamp(), utc.timestamp_subsec_nanos(), column)
         }
@@ -193,12 +219,17 @@ mod chrono_keys {
 
     impl FilterValue for NaiveTime {
         fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+            exact(self.floor_key(column))
+        }
+
+        fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
             match kind(column) {
                 // A leap second (nanos past 1e9) has no form in a TIME column.
                 (Physical::INT32 | Physical::INT64, Annotation::Time { unit, .. })
                     if self.nanosecond() < 1_000_000_000 =>
                 {
-                    units(i64::from(self.num_seconds_from_midnight()), self.nanosecond(), unit).map(Key::Int)
+                    let (count, exact) = units(i64::from(self.num_seconds_from_midnight()), self.nanosecond(), unit);
+                    Some((Key::Int(count), exact))
                 }
                 _ => None,
             }
@@ -224,25 +255,27 @@ impl FilterValue for half::f16 {
 }
 
 #[cfg(any(feature = "decimal", feature = "bigdecimal"))]
-/// An unscaled decimal `mantissa` × 10^-`scale` at the column's scale,
-/// when exact and the column is a DECIMAL.
-pub(crate) fn decimal_key(mantissa: i128, scale: i64, column: &ColumnDescriptor) -> Option<Key> {
+/// The decimal `mantissa` × 10^-`scale` unscaled at the column's scale,
+/// rounded down, and whether exactly, when the column is a DECIMAL.
+pub(crate) fn decimal_key(mantissa: i128, scale: i64, column: &ColumnDescriptor) -> Option<(Key, bool)> {
     let Annotation::Decimal { scale: to, .. } = Annotation::of(column.self_type()) else { return None };
     let shift = i64::from(to) - scale;
     let factor = 10i128.checked_pow(u32::try_from(shift.unsigned_abs()).ok()?)?;
-    let unscaled = if shift >= 0 {
-        mantissa.checked_mul(factor)?
-    } else if mantissa % factor == 0 {
-        mantissa / factor
+    let (unscaled, exact) = if shift >= 0 {
+        (mantissa.checked_mul(factor)?, true)
     } else {
-        return None;
+        (mantissa.div_euclid(factor), mantissa.rem_euclid(factor) == 0)
     };
-    Some(Key::Int(unscaled))
+    Some((Key::Int(unscaled), exact))
 }
 
 #[cfg(feature = "decimal")]
 impl FilterValue for rust_decimal::Decimal {
     fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+        self.floor_key(column).and_then(|(key, exact)| exact.then_some(key))
+    }
+
+    fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
         decimal_key(self.mantissa(), i64::from(self.scale()), column)
     }
 }
@@ -250,6 +283,10 @@ impl FilterValue for rust_decimal::Decimal {
 #[cfg(feature = "bigdecimal")]
 impl FilterValue for bigdecimal::BigDecimal {
     fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+        self.floor_key(column).and_then(|(key, exact)| exact.then_some(key))
+    }
+
+    fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
         let (mantissa, scale) = self.as_bigint_and_exponent();
         decimal_key(i128::try_from(mantissa).ok()?, scale, column)
     }
@@ -261,11 +298,13 @@ mod tests {
 
     #[test]
     #[cfg(feature = "chrono")]
-    fn units_are_exact_or_none() {
-        assert_eq!(units(1, 500_000_000, TimeUnit::Millis), Some(1_500));
-        assert_eq!(units(-1, 0, TimeUnit::Micros), Some(-1_000_000));
-        assert_eq!(units(0, 1, TimeUnit::Micros), None);
-        assert_eq!(units(2, 7, TimeUnit::Nanos), Some(2_000_000_007));
+    fn units_round_down() {
+        assert_eq!(units(1, 500_000_000, TimeUnit::Millis), (1_500, true));
+        assert_eq!(units(-1, 0, TimeUnit::Micros), (-1_000_000, true));
+        assert_eq!(units(0, 1, TimeUnit::Micros), (0, false));
+        // Half a millisecond before the epoch: rounded down to -1 ms.
+        assert_eq!(units(-1, 999_500_000, TimeUnit::Millis), (-1, false));
+        assert_eq!(units(2, 7, TimeUnit::Nanos), (2_000_000_007, true));
     }
 
     #[test]

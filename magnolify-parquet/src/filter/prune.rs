@@ -199,14 +199,25 @@ fn condition_truth(condition: &Condition, chunk: &Chunk, column: &ColumnDescript
         _ if chunk.all_null => Truth { may_pass: false, may_fail: true },
         Condition::Compare(op, value) if !matches!(op, Op::Eq | Op::Ne) && !value.ordered() => UNKNOWN,
         Condition::Compare(op, value) => {
-            let (Some((min, max)), Some(key)) = (&chunk.bounds, value.key(column)) else { return UNKNOWN };
+            let (Some((min, max)), Some((key, exact))) = (&chunk.bounds, value.floor_key(column)) else {
+                return UNKNOWN;
+            };
+            // A value between two of the column's values (a finer time, a
+            // longer decimal) equals none, and bounds ranges by its floor.
+            let op = match (exact, *op) {
+                (true, op) => op,
+                (false, Op::Eq) => return Truth { may_pass: false, may_fail: true },
+                (false, Op::Ne) => return Truth { may_pass: true, may_fail: chunk.may_have_null },
+                (false, Op::Lt | Op::Le) => Op::Le,
+                (false, Op::Gt | Op::Ge) => Op::Gt,
+            };
             let Some(range) = Range::new(min, max, &key) else { return UNKNOWN };
-            let (pass, fail) = range.compare(*op);
+            let (pass, fail) = range.compare(op);
             // A NaN fails every comparison but `ne`, which it passes.
             let nan = chunk.may_have_nan;
             Truth {
-                may_pass: pass || (nan && *op == Op::Ne),
-                may_fail: fail || chunk.may_have_null || (nan && *op != Op::Ne),
+                may_pass: pass || (nan && op == Op::Ne),
+                may_fail: fail || chunk.may_have_null || (nan && op != Op::Ne),
             }
         }
         Condition::In(values) => {
@@ -215,7 +226,11 @@ fn condition_truth(condition: &Condition, chunk: &Chunk, column: &ColumnDescript
             let mut may_fail = chunk.may_have_null || chunk.may_have_nan;
             let mut holds_the_one = false;
             for value in values {
-                let Some(key) = value.key(column) else { return UNKNOWN };
+                let Some((key, exact)) = value.floor_key(column) else { return UNKNOWN };
+                if !exact {
+                    // Equal to no value of the column.
+                    continue;
+                }
                 let Some(range) = Range::new(min, max, &key) else { return UNKNOWN };
                 may_pass |= range.compare(Op::Eq).0;
                 holds_the_one |= range.single == Some(Ordering::Equal);

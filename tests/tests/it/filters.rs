@@ -191,10 +191,13 @@ impl Draw {
             13 => ordered!(f.raw, self.bytes()),
             14 => ordered!(f.fixed, [self.pick(&[0, 0x80, 0xff]), 1, self.pick(&[1, 2, 3])]),
             15 => ordered!(f.day, self.day(seq)),
-            16 => ordered!(f.at, self.at(seq)),
-            17 => ordered!(f.tod, self.tod()),
+            // Sometimes finer than the column's millis: no record equals it,
+            // ranges are bounded by its floor.
+            16 => ordered!(f.at, self.at(seq) + chrono::Duration::nanoseconds(self.int(0, 1) * self.int(1, 999_999))),
+            17 => ordered!(f.tod, self.tod() + chrono::Duration::nanoseconds(self.int(0, 1) * self.int(1, 999))),
             18 => ordered!(f.id, self.uuid()),
-            19 => ordered!(f.price, self.price(seq)),
+            // Sometimes with more digits than the column's scale of 2.
+            19 => ordered!(f.price, self.price(seq) + Decimal::new(self.int(-9, 9), 3)),
             20 => ordered!(f.amount, self.amount()),
             21 => ordered!(f.half, self.half()),
             22 => ordered!(f.color, self.color()),
@@ -456,4 +459,45 @@ fn a_bloom_filter_on_a_group_is_refused() {
         "unsupported type at field `home`: `bloom_filter` on `home`, which is a group of 2 columns: put \
          `bloom_filter` on one of its fields"
     );
+}
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Timed {
+    #[parquet(timestamp = "millis")]
+    at: DateTime<Utc>,
+    #[parquet(decimal(precision = 9, scale = 2))]
+    price: Decimal,
+}
+
+/// A value between two of the column's values (a time finer than its unit,
+/// a decimal longer than its scale) equals no record and bounds ranges by
+/// its floor: the row group whose min or max is that floor is read exactly
+/// when it holds matches.
+#[test]
+fn values_finer_than_the_column_bound_ranges_by_their_floor() {
+    let rows: Vec<Timed> =
+        (0..30).map(|k| Timed { at: DateTime::from_timestamp_millis(k).unwrap(), price: Decimal::new(k, 2) }).collect();
+    let mut w = ParquetWriter::<Timed, _>::builder().max_row_group_rows(10).build(Vec::new()).unwrap();
+    w.write_all(&rows).unwrap();
+    let file = Bytes::from(w.into_inner().unwrap());
+    let f = Timed::fields();
+    let half_ms = |k: i64| DateTime::from_timestamp_millis(k).unwrap() + chrono::Duration::microseconds(500);
+    // (skipped, passed)
+    let read = |p: Predicate<Timed>| {
+        let expected = rows.iter().filter(|r| p.test(r)).count() as u64;
+        let mut reader = ParquetReader::builder(file.clone()).unwrap().build_filtered(p).unwrap();
+        let got: Vec<Timed> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+        assert_eq!(got.len() as u64, expected);
+        (reader.filter_counts().row_groups_skipped, expected)
+    };
+    assert_eq!(read(f.at.lt(half_ms(10))), (1, 11));
+    assert_eq!(read(f.at.le(half_ms(10))), (1, 11));
+    assert_eq!(read(f.at.gt(half_ms(19))), (2, 10));
+    assert_eq!(read(f.at.ge(half_ms(19))), (2, 10));
+    assert_eq!(read(f.at.eq(half_ms(5))), (3, 0));
+    assert_eq!(read(f.at.ne(half_ms(5))), (0, 30));
+    assert_eq!(read(f.at.is_in([half_ms(5), half_ms(25)])), (3, 0));
+    assert_eq!(read(f.price.le(Decimal::new(105, 3))), (1, 11));
+    assert_eq!(read(f.price.gt(Decimal::new(195, 3))), (2, 10));
+    assert_eq!(read(f.price.eq(Decimal::new(-5, 3))), (3, 0));
 }
