@@ -150,7 +150,6 @@ fn descend(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use parquet::schema::parser::parse_message_type;
 
     fn leaves(schema: &str) -> Vec<(String, String)> {
