@@ -939,6 +939,8 @@ const COVERED: &[&str] = &[
     "parquet-testing/bad_data/ARROW-RS-GH-6229-DICTHEADER",
     "parquet-testing/bad_data/ARROW-RS-GH-6229-LEVELS",
     "parquet-testing/bad_data/PARQUET-1481",
+    "peers/events.duckdb",
+    "peers/events.pyarrow",
     "peers/nested.duckdb",
     "peers/nested.pyarrow",
     "peers/nested.pyarrow-2level",
@@ -1048,4 +1050,94 @@ fn peers_types_pyarrow_statistics_prune_every_leaf_type() {
     // Fields of a group, and lists and maps that are not addressable.
     let _: magnolify_parquet::filter::NotAddressable = f.list_i32;
     assert_eq!(read(f.structure.a.gt(i32::MAX)), (1, 0));
+}
+
+/// The events fixtures: 4096 records sorted by `ts` (and `id`), in 8 row
+/// groups with a page index and a bloom filter on `code` (pyarrow), and in
+/// 2 row groups with DuckDB's own bloom filters.
+#[derive(ParquetType, Debug)]
+pub(crate) struct Events {
+    id: i64,
+    ts: DateTime<Utc>,
+    name: String,
+    code: String,
+    #[parquet(decimal(precision = 9, scale = 2))]
+    amount: Decimal,
+    size: u32,
+    flag: Option<bool>,
+}
+
+/// Reads fixture `name` with `predicate`: the records equal a full read
+/// filtered; returns (row groups read, of them holding matches, skipped by
+/// bloom filters, records passed).
+fn events_read(
+    name: &str,
+    all: &[Events],
+    predicate: magnolify_parquet::filter::Predicate<Events>,
+) -> (usize, usize, usize, usize) {
+    let (path, _) = fixture(name);
+    let builder = ParquetReader::builder(File::open(&path).unwrap()).unwrap();
+    let sizes: Vec<usize> = builder.metadata().row_groups().iter().map(|g| g.num_rows() as usize).collect();
+    let mut start = 0;
+    let mut with_matches = 0;
+    for size in sizes {
+        with_matches += usize::from(all[start..start + size].iter().any(|e| predicate.test(e)));
+        start += size;
+    }
+    let expected: Vec<String> = all.iter().filter(|e| predicate.test(e)).map(|e| format!("{e:?}")).collect();
+    let mut reader = builder.build_filtered(predicate.clone()).unwrap();
+    let got: Vec<String> = reader.by_ref().map(|e| format!("{:?}", e.unwrap())).collect();
+    assert_eq!(got, expected, "{name}: {predicate:?}");
+    let counts = reader.filter_counts();
+    (counts.row_groups_read, with_matches, counts.row_groups_skipped_by_bloom_filters, got.len())
+}
+
+/// pyarrow's and DuckDB's files, sorted by time: ranges read only the row
+/// groups that hold matches; every predicate gives the records of a full
+/// read that pass.
+#[test]
+fn peers_events_are_pruned_and_filtered() {
+    for name in ["peers/events.pyarrow", "peers/events.duckdb"] {
+        let all: Vec<Events> = open(name).unwrap().collect::<Result<_, _>>().unwrap();
+        assert_eq!(all.len(), 4096, "{name}");
+        let f = Events::fields();
+        let (t0, t1) = (all[1000].ts, all[1300].ts);
+        for predicate in [f.ts.between(t0, t1), f.id.lt(100), f.id.ge(4000).or(f.id.lt(10))] {
+            let (read, with_matches, _, passed) = events_read(name, &all, predicate.clone());
+            assert_eq!(read, with_matches, "{name}: {predicate:?}");
+            assert!(passed > 0, "{name}: {predicate:?}");
+        }
+        // Columns of every kind, for exact results whatever is pruned.
+        let code = all[2500].code.clone();
+        for predicate in [
+            f.code.eq(code.clone()),
+            f.code.starts_with(&code[..3]),
+            f.name.is_in(["user7".to_owned(), "user1000".to_owned()]),
+            f.amount.gt(Decimal::new(99_000, 2)).or(f.amount.lt(Decimal::new(-99_000, 2))),
+            f.size.ge(u32::MAX - 1),
+            f.size.between(1, 5).and(f.flag.is_null()),
+            f.flag.eq(true).not(),
+            f.ts.gt(all[4095].ts),
+        ] {
+            events_read(name, &all, predicate);
+        }
+        // One code, in one row group: the others' min and max hold it, but
+        // pyarrow's bloom filters on `code` rule them out.
+        let (read, with_matches, by_bloom, passed) = events_read(name, &all, f.code.eq(code));
+        eprintln!(
+            "{name}: code: {read} row groups read, {with_matches} with matches, {by_bloom} skipped by bloom filters"
+        );
+        assert_eq!((with_matches, passed), (1, 1));
+        if name == "peers/events.pyarrow" {
+            assert_eq!((read, by_bloom), (1, 7), "{name}");
+        }
+        // A name in no row group, though within every one's min and max
+        // ("user0" to "user99"): DuckDB's bloom filters on its dictionary
+        // columns rule them all out; pyarrow wrote none on `name`.
+        let absent = events_read(name, &all, f.name.eq("user1000".into()));
+        eprintln!("{name}: absent name: {absent:?}");
+        let groups = if name == "peers/events.pyarrow" { 8 } else { 2 };
+        let expected = if name == "peers/events.pyarrow" { (groups, 0, 0, 0) } else { (0, 0, groups, 0) };
+        assert_eq!(absent, expected, "{name}");
+    }
 }
