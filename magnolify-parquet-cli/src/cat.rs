@@ -458,7 +458,7 @@ impl Leaf {
             }
             Kind::Uuid => Value::from(json::hex(b)),
             Kind::Float16 => match b {
-                [lo, hi] => json::float(json::f16_to_f64(u16::from_le_bytes([*lo, *hi]))),
+                [lo, hi] => json::float(magnolify_parquet::convert::float16_to_f64(u16::from_le_bytes([*lo, *hi]))),
                 _ => return Err(format!("{} bytes in a FLOAT16 column", b.len())),
             },
             _ => Value::from(match format {

@@ -295,20 +295,6 @@ pub fn float(x: f64) -> Value {
     }
 }
 
-/// An IEEE 754 half-precision value (FLOAT16, its bits as stored
-/// little-endian in the column) as the double it equals exactly.
-pub fn f16_to_f64(bits: u16) -> f64 {
-    let sign = if bits & 0x8000 == 0 { 1.0 } else { -1.0 };
-    let exponent = i32::from(bits >> 10 & 0x1f);
-    let fraction = f64::from(bits & 0x03ff);
-    match exponent {
-        0 => sign * fraction * 2f64.powi(-24),
-        0x1f if fraction == 0.0 => sign * f64::INFINITY,
-        0x1f => f64::NAN,
-        e => sign * (1.0 + fraction / 1024.0) * 2f64.powi(e - 15),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,10 +331,6 @@ mod tests {
         assert_eq!(float(f64::NEG_INFINITY), Value::from("-Infinity"));
         assert_eq!(float(-0.0).to_string(), "-0.0");
         assert_eq!(float(f64::from(1.1f32)).to_string(), "1.100000023841858");
-        assert_eq!(f16_to_f64(0x3c00), 1.0);
-        assert_eq!(f16_to_f64(0xc000), -2.0);
-        assert_eq!(f16_to_f64(0x0001), 2f64.powi(-24));
-        assert!(f16_to_f64(0x7e00).is_nan());
     }
 
     #[test]

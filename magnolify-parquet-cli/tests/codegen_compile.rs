@@ -187,23 +187,13 @@ fn generated_code_compiles_and_reads_every_fixture() {
     );
 }
 
-/// Every generated module passes `rustfmt --check` at rustfmt's defaults
-/// (an empty config file pins them), in one run.
+/// Every generated module passes `rustfmt --check` at rustfmt's defaults,
+/// in one run.
 fn assert_rustfmt_clean(krate: &Path, cases: &[Case]) {
-    let config = krate.join("rustfmt.toml");
-    std::fs::write(&config, "").expect("write config");
-    let out = Command::new("rustfmt")
-        .args(["--edition", "2021", "--check", "--config-path"])
-        .arg(&config)
-        .args(cases.iter().map(|c| krate.join("src").join(format!("{}.rs", c.module))))
-        .output()
-        .expect("rustfmt is installed");
-    assert!(
-        out.status.success(),
-        "generated code is not rustfmt-clean:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let files: Vec<PathBuf> = cases.iter().map(|c| krate.join("src").join(format!("{}.rs", c.module))).collect();
+    if let Err(output) = magnolify_parquet_cli::codegen::rustfmt_check(krate, &files) {
+        panic!("generated code is not rustfmt-clean:\n{output}");
+    }
 }
 
 /// Writes the crate: a manifest on the library by path (features and

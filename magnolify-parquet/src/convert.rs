@@ -74,7 +74,7 @@ pub use crate::assemble::{
     list_shape, map_shape, FileNode, GroupStart, ListLevels, ListShape, MapShape, NullCheck, Presence, RecordSource,
     Resolver,
 };
-pub use crate::logical::Annotation;
+pub use crate::logical::{float16_to_f64, Annotation};
 pub use crate::one_field::OneField;
 pub use crate::read::{RecordReader, RowGroupSource};
 pub use crate::record::{RecordRead, RecordSchema, RecordWrite};

@@ -147,3 +147,25 @@ impl Annotation {
         matches!(self, Annotation::String | Annotation::Enum | Annotation::Json)
     }
 }
+
+/// An IEEE 754 half-precision value (a FLOAT16 column's 2 bytes, read
+/// little-endian) as the `f64` it equals exactly.
+///
+/// ```
+/// use magnolify_parquet::convert::float16_to_f64;
+/// assert_eq!(float16_to_f64(0x3C00), 1.0);
+/// assert_eq!(float16_to_f64(0xC000), -2.0);
+/// assert_eq!(float16_to_f64(0x0001), 2f64.powi(-24));
+/// assert!(float16_to_f64(0x7E00).is_nan());
+/// ```
+pub fn float16_to_f64(bits: u16) -> f64 {
+    let sign = if bits & 0x8000 == 0 { 1.0 } else { -1.0 };
+    let exponent = i32::from((bits >> 10) & 0x1F);
+    let fraction = f64::from(bits & 0x3FF);
+    match exponent {
+        0 => sign * fraction * 2f64.powi(-24),
+        0x1F if fraction == 0.0 => sign * f64::INFINITY,
+        0x1F => f64::NAN,
+        e => sign * (1.0 + fraction / 1024.0) * 2f64.powi(e - 15),
+    }
+}

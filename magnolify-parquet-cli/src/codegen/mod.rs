@@ -163,6 +163,26 @@ fn header(model: &Model, opts: &CodegenOptions, origin: Origin) -> Vec<String> {
     lines
 }
 
+/// Runs `rustfmt --check` at rustfmt's defaults (an empty config file in
+/// `dir` pins them; edition 2021) on `files`; `Err` holds its output.
+/// For the tests of generated code.
+#[doc(hidden)]
+pub fn rustfmt_check(dir: &std::path::Path, files: &[std::path::PathBuf]) -> Result<(), String> {
+    let config = dir.join("rustfmt.toml");
+    std::fs::write(&config, "").map_err(|e| format!("writing {}: {e}", config.display()))?;
+    let out = std::process::Command::new("rustfmt")
+        .args(["--edition", "2021", "--check", "--config-path"])
+        .arg(&config)
+        .args(files)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("running rustfmt: {e}"))?;
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))),
+    }
+}
+
 #[cfg(test)]
 mod avro_tests;
 #[cfg(test)]

@@ -2,7 +2,6 @@
 //! every logical type and odd names; and that outputs pass `rustfmt --check`.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use std::sync::Arc;
 
@@ -75,22 +74,9 @@ pub(super) fn assert_rustfmt_clean(code: &str) {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file: PathBuf = dir.join("generated.rs");
     std::fs::write(&file, code).expect("write temp file");
-    // An empty config file pins rustfmt to its defaults.
-    let config = dir.join("rustfmt.toml");
-    std::fs::write(&config, "").expect("write config");
-    let out = Command::new("rustfmt")
-        .args(["--edition", "2021", "--check", "--config-path"])
-        .arg(&config)
-        .arg(&file)
-        .current_dir(&dir)
-        .output()
-        .expect("rustfmt is installed");
-    assert!(
-        out.status.success(),
-        "rustfmt --check failed:\n{}\n{}\n--- code ---\n{code}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if let Err(output) = super::rustfmt_check(&dir, &[file]) {
+        panic!("rustfmt --check failed:\n{output}\n--- code ---\n{code}");
+    }
 }
 
 const NESTED: &str = "message trip_record {

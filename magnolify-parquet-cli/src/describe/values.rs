@@ -108,7 +108,9 @@ impl Kind {
                 let h = json::hex(b);
                 format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32])
             }
-            Kind::Float16 if b.len() == 2 => json::f16_to_f64(u16::from_le_bytes([b[0], b[1]])).to_string(),
+            Kind::Float16 if b.len() == 2 => {
+                magnolify_parquet::convert::float16_to_f64(u16::from_le_bytes([b[0], b[1]])).to_string()
+            }
             _ => hex(b),
         }
     }

@@ -121,16 +121,10 @@ pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
         return TokenStream::new();
     }
     let p = private();
-    let ident = c.ident;
-    let generics = with_root(c.generics);
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = c.generics.split_for_impl();
-    let predicates = where_clause.map(|w| w.predicates.iter().collect::<Vec<_>>()).unwrap_or_default();
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics #p::FieldHandle<__R> for #ident #ty_generics
-        where Self: 'static, #inner: #p::FieldHandle<__R>, #(#predicates,)*
-        {
+    generic_impl(
+        c,
+        quote!(#inner: #p::FieldHandle<__R>,),
+        quote! {
             type Handle = <#inner as #p::FieldHandle<__R>>::Handle;
             type OptionalHandle = <#inner as #p::FieldHandle<__R>>::OptionalHandle;
             fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
@@ -139,8 +133,8 @@ pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
             fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
                 <#inner as #p::FieldHandle<__R>>::optional_handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
             }
-        }
-    }
+        },
+    )
 }
 
 /// A unit enum is a leaf: compared by equality with its symbols (its
@@ -182,16 +176,10 @@ pub fn unit_enum(c: &Container<'_>, idents: &[&syn::Ident], symbols: &[&str]) ->
 /// A generic record: a field type, but not addressable.
 fn not_addressable(c: &Container<'_>) -> TokenStream {
     let p = private();
-    let ident = c.ident;
-    let generics = with_root(c.generics);
-    let (impl_generics, _, where_clause) = generics.split_for_impl();
-    let (_, ty_generics, _) = c.generics.split_for_impl();
-    let predicates = where_clause.map(|w| w.predicates.iter().collect::<Vec<_>>()).unwrap_or_default();
-    quote! {
-        #[automatically_derived]
-        impl #impl_generics #p::FieldHandle<__R> for #ident #ty_generics
-        where Self: 'static, #(#predicates,)*
-        {
+    generic_impl(
+        c,
+        TokenStream::new(),
+        quote! {
             type Handle = #p::NotAddressable;
             type OptionalHandle = #p::NotAddressable;
             fn handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
@@ -200,6 +188,25 @@ fn not_addressable(c: &Container<'_>) -> TokenStream {
             fn optional_handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
                 #p::NotAddressable
             }
+        },
+    )
+}
+
+/// `impl FieldHandle<__R>` for the container, with its generics and
+/// where-clause, `bounds` added, and `items`.
+fn generic_impl(c: &Container<'_>, bounds: TokenStream, items: TokenStream) -> TokenStream {
+    let p = private();
+    let ident = c.ident;
+    let generics = with_root(c.generics);
+    let (impl_generics, _, where_clause) = generics.split_for_impl();
+    let (_, ty_generics, _) = c.generics.split_for_impl();
+    let predicates = where_clause.map(|w| w.predicates.iter().collect::<Vec<_>>()).unwrap_or_default();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::FieldHandle<__R> for #ident #ty_generics
+        where Self: 'static, #bounds #(#predicates,)*
+        {
+            #items
         }
     }
 }

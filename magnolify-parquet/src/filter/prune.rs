@@ -13,7 +13,7 @@ use parquet::schema::types::ColumnDescriptor;
 
 use super::key::Key;
 use super::predicate::{Condition, Leaf, Node, Op};
-use crate::logical::Annotation;
+use crate::logical::{float16_to_f64, Annotation};
 
 /// What a row group's statistics allow of a predicate: whether some record
 /// may pass it, and whether some record may fail it. Both `true` means
@@ -374,7 +374,7 @@ fn key_of(raw: &[u8], physical: Physical, annotation: &Annotation, column: &Colu
         Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY => match annotation {
             Annotation::Decimal { .. } => signed_be(raw).map(Key::Int),
             Annotation::Float16 if column.type_length() == 2 => {
-                float_key(f64::from(f16_bits_to_f32(u16::from_le_bytes(raw.try_into().ok()?))))
+                float_key(float16_to_f64(u16::from_le_bytes(raw.try_into().ok()?)))
             }
             Annotation::Float16 | Annotation::Interval | Annotation::Other(_) => None,
             _ => Some(Key::Bytes(raw.to_vec())),
@@ -395,19 +395,6 @@ fn signed_be(raw: &[u8]) -> Option<i128> {
     let mut bytes = [fill; 16];
     bytes[16 - raw.len()..].copy_from_slice(raw);
     Some(i128::from_be_bytes(bytes))
-}
-
-/// An IEEE half-precision value's bits as an `f32` (exact).
-fn f16_bits_to_f32(bits: u16) -> f32 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exponent = i32::from((bits >> 10) & 0x1F);
-    let fraction = f32::from(bits & 0x3FF);
-    match exponent {
-        0 => sign * fraction * 2f32.powi(-24),
-        0x1F if fraction == 0.0 => sign * f32::INFINITY,
-        0x1F => f32::NAN,
-        e => sign * (1.0 + fraction / 1024.0) * 2f32.powi(e - 15),
-    }
 }
 
 #[cfg(test)]
@@ -450,13 +437,9 @@ mod tests {
     }
 
     #[test]
-    fn decimals_and_halves_decode() {
+    fn decimal_bounds_decode() {
         assert_eq!(signed_be(&[0xFF, 0x38]), Some(-200));
         assert_eq!(signed_be(&[0x00, 0xC8]), Some(200));
         assert_eq!(signed_be(&[]), None);
-        assert_eq!(f16_bits_to_f32(0x3C00), 1.0);
-        assert_eq!(f16_bits_to_f32(0xC000), -2.0);
-        assert_eq!(f16_bits_to_f32(0x0001), 2f32.powi(-24));
-        assert!(f16_bits_to_f32(0x7E00).is_nan());
     }
 }
