@@ -196,8 +196,12 @@ fn filter_queries_read_only_the_row_groups_with_matches() {
         let got: Vec<trips::Trip> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         assert!(got.iter().eq(expected.iter().copied()), "{name}: {} records, expected {}", got.len(), expected.len());
         let counts = reader.filter_counts();
+        let meta = magnolify_parquet::ParquetReader::builder(file.clone()).unwrap().metadata().shared().clone();
+        let all_bytes: i64 = meta.row_groups().iter().map(|g| g.compressed_size()).sum();
+        assert_eq!((counts.column_bytes_read + counts.column_bytes_skipped) as i64, all_bytes, "{name}");
         if name == "range" {
             assert_eq!(counts.row_groups_read, groups_with_matches, "{name}");
+            assert!(counts.column_bytes_read * 30 < counts.column_bytes_skipped, "{name}: {counts:?}");
         } else {
             // A bloom filter answers "maybe" for 1 % of the values a row group
             // lacks (fpp = 0.01): about one of the 97 others here (exactly 1

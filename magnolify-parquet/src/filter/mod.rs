@@ -68,6 +68,12 @@ pub struct FilterCounts {
     pub row_groups_skipped: usize,
     /// Of those, the ones only bloom filters ruled out.
     pub row_groups_skipped_by_bloom_filters: usize,
+    /// Compressed bytes of the column chunks the reader decodes: the
+    /// projected columns of the row groups read.
+    pub column_bytes_read: u64,
+    /// Compressed bytes of the projected columns' chunks in the row groups
+    /// skipped: what the predicate saved reading.
+    pub column_bytes_skipped: u64,
     /// Records assembled from the row groups read (so far).
     pub records_read: u64,
     /// Records that passed the predicate (so far).

@@ -144,26 +144,23 @@ impl<R> Node<R> {
     fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Node::Leaf(leaf) => f.write_str(&leaf.text),
-            Node::And(a, b) => {
-                f.write_str("(")?;
-                a.write(f)?;
-                f.write_str(" and ")?;
-                b.write(f)?;
-                f.write_str(")")
-            }
-            Node::Or(a, b) => {
-                f.write_str("(")?;
-                a.write(f)?;
-                f.write_str(" or ")?;
-                b.write(f)?;
-                f.write_str(")")
-            }
+            Node::And(a, b) => write_pair(f, a, " and ", b),
+            Node::Or(a, b) => write_pair(f, a, " or ", b),
             Node::Not(a) => {
                 f.write_str("not ")?;
                 a.write(f)
             }
         }
     }
+}
+
+/// `(a <word> b)`.
+fn write_pair<R>(f: &mut fmt::Formatter<'_>, a: &Node<R>, word: &str, b: &Node<R>) -> fmt::Result {
+    f.write_str("(")?;
+    a.write(f)?;
+    f.write_str(word)?;
+    b.write(f)?;
+    f.write_str(")")
 }
 
 impl<R> fmt::Debug for Predicate<R> {

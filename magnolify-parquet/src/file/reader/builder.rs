@@ -271,21 +271,33 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         let blooms = FileBloomFilters { input: &*self.input, file: &file, max_bytes: self.limits.max_page_bytes };
         let mut counts = FilterCounts::default();
         let mut kept = Vec::with_capacity(selected.len());
+        let mut skipped = Vec::new();
         for index in selected {
             // An index out of range stays, for the reader to refuse.
             let verdict = if index < total { verdict(&predicate.node, &file, index, &blooms) } else { Verdict::Read };
             match verdict {
                 Verdict::Read => kept.push(index),
-                Verdict::SkipByStatistics => counts.row_groups_skipped += 1,
+                Verdict::SkipByStatistics => skipped.push(index),
                 Verdict::SkipByBloomFilters => {
-                    counts.row_groups_skipped += 1;
+                    skipped.push(index);
                     counts.row_groups_skipped_by_bloom_filters += 1;
                 }
             }
         }
         counts.row_groups_read = kept.len();
-        self.row_groups = Some(kept);
-        Ok(self.build::<T>()?.with_filter(predicate, counts))
+        counts.row_groups_skipped = skipped.len();
+        self.row_groups = Some(kept.clone());
+        let reader = self.build::<T>()?;
+        let file = &file;
+        let bytes = |groups: &[usize]| -> u64 {
+            let chunks = groups.iter().filter(|&&g| g < total).flat_map(|&g| {
+                reader.projected_columns().iter().map(move |&c| file.row_group(g).column(c).compressed_size())
+            });
+            chunks.map(|size| u64::try_from(size).unwrap_or(0)).sum()
+        };
+        counts.column_bytes_read = bytes(&kept);
+        counts.column_bytes_skipped = bytes(&skipped);
+        Ok(reader.with_filter(predicate, counts))
     }
 
     /// A reader through any converter (the Avro baseline's, for example).
