@@ -102,6 +102,60 @@ impl ColumnDecoder {
         })
     }
 
+    /// Passes over up to `records` whole records (`scratch` holds what is
+    /// decoded to pass over, and is left empty). Returns how many records it
+    /// passed (fewer only at the chunk's end) and how many data pages it
+    /// passed without reading them: a page that starts at the decoder's
+    /// position and ends within the skip, with its record count known (a
+    /// flat column's level count, or a v2 header's row count), is neither
+    /// decompressed nor decoded.
+    pub(crate) fn skip(&mut self, records: usize, scratch: &mut LeafBatch) -> Result<(usize, u64)> {
+        self.skip_inner(records, scratch).map_err(|message| {
+            let location = Location::column(self.descr.path().string());
+            Error::damaged(location.with_page(self.pages_read.saturating_sub(1)), message)
+        })
+    }
+
+    fn skip_inner(&mut self, records: usize, scratch: &mut LeafBatch) -> Result<(usize, u64), String> {
+        let (mut skipped, mut pages) = (0, 0);
+        while skipped < records {
+            if self.next == self.levels {
+                let Some(next) = catch(|| self.pages.peek_next_page())?.map_err(|e| e.to_string())? else { break };
+                if next.is_dict {
+                    if !self.next_page()? {
+                        break;
+                    }
+                    continue;
+                }
+                let rows = next.num_rows.or(if self.max_rep == 0 { next.num_levels } else { None });
+                if let Some(rows) = rows.filter(|&rows| rows <= records - skipped) {
+                    catch(|| self.pages.skip_next_page())?.map_err(|e| e.to_string())?;
+                    self.pages_read += 1;
+                    skipped += rows;
+                    pages += 1;
+                    continue;
+                }
+                if !self.next_page()? {
+                    break;
+                }
+                continue;
+            }
+            // Within a page: decode to pass over, up to the page's end for a
+            // flat column, so that the pages after it may be passed whole.
+            let want = match self.max_rep {
+                0 => (records - skipped).min(self.levels - self.next),
+                _ => records - skipped,
+            };
+            let passed = self.fill_inner(want, scratch);
+            scratch.clear();
+            match passed? {
+                0 => break,
+                n => skipped += n,
+            }
+        }
+        Ok((skipped, pages))
+    }
+
     fn fill_inner(&mut self, records: usize, batch: &mut LeafBatch) -> Result<usize, String> {
         self.budget = self.max_levels;
         let mut taken = 0;

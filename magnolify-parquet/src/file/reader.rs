@@ -20,6 +20,7 @@ use parquet::schema::types::SchemaDescriptor;
 use crate::error::{Error, Location, Result};
 use crate::filter::{FilterCounts, Predicate};
 use crate::guard::crate_call;
+use crate::read::selection::{Selection, SkipCounts};
 use crate::read::{RecordReader, Resolved, RowGroupSource};
 use crate::record::{Derived, ParquetRecord, RecordRead};
 use crate::ParquetRead;
@@ -182,8 +183,9 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 pub struct ParquetReader<T, R: ChunkReader + 'static, C: RecordRead<Record = T> = Derived<T>> {
     inner: RecordReader<C, FileRowGroups<R>>,
     file: Option<Arc<Path>>,
-    /// The predicate records must pass, and what it did so far.
-    filter: Option<(Predicate<T>, FilterCounts)>,
+    /// The predicate records must pass, what it did so far, and what the
+    /// decoders skipped.
+    filter: Option<(Predicate<T>, FilterCounts, Arc<SkipCounts>)>,
 }
 
 impl<T: ParquetRecord + ParquetRead + Send + 'static, R: ChunkReader + 'static> ParquetReader<T, R> {
@@ -254,8 +256,10 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
         groups: Option<Vec<usize>>,
         batch_size: usize,
         file: Option<Arc<Path>>,
+        selection: Selection,
     ) -> Result<Self> {
         let inner = RecordReader::new(source, resolved, groups, batch_size).map_err(|e| e.in_file(&file))?;
+        let inner = inner.with_selection(selection);
         Ok(ParquetReader { inner, file, filter: None })
     }
 
@@ -268,8 +272,8 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
         Ok(self)
     }
 
-    pub(crate) fn with_filter(mut self, predicate: Predicate<T>, counts: FilterCounts) -> Self {
-        self.filter = Some((predicate, counts));
+    pub(crate) fn with_filter(mut self, predicate: Predicate<T>, counts: FilterCounts, skips: Arc<SkipCounts>) -> Self {
+        self.filter = Some((predicate, counts, skips));
         self
     }
 
@@ -277,7 +281,9 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
     /// [`ReaderBuilder::build_filtered`] did so far: row groups read and
     /// skipped, records assembled and passed. All zero without a predicate.
     pub fn filter_counts(&self) -> FilterCounts {
-        self.filter.as_ref().map(|(_, counts)| *counts).unwrap_or_default()
+        let Some((_, counts, skips)) = &self.filter else { return FilterCounts::default() };
+        let (pages, records) = skips.get();
+        FilterCounts { pages_skipped: pages, records_skipped: records, ..*counts }
     }
 
     /// The file's metadata.
@@ -297,7 +303,7 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> Iterator for Parque
     fn next(&mut self) -> Option<Self::Item> {
         let next = loop {
             let next = self.inner.next();
-            let Some((predicate, counts)) = &mut self.filter else { break next };
+            let Some((predicate, counts, _)) = &mut self.filter else { break next };
             match next {
                 Some(Ok(record)) => {
                     counts.records_read += 1;

@@ -55,7 +55,7 @@ mod prune;
 pub use handle::{At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{Predicate, Text};
-pub(crate) use prune::{verdict, BloomFilters, Verdict};
+pub(crate) use prune::{page_selection, verdict, BloomFilters, PageIndexes, Verdict};
 
 /// What a filtered reader did: row groups read and skipped by their
 /// statistics, records assembled and records that passed.
@@ -68,7 +68,14 @@ pub struct FilterCounts {
     pub row_groups_skipped: usize,
     /// Of those, the ones only bloom filters ruled out.
     pub row_groups_skipped_by_bloom_filters: usize,
-    /// Compressed bytes of the column chunks the reader decodes: the
+    /// Data pages of the row groups read that the decoders passed without
+    /// decompressing them, all columns together: pages outside the rows the
+    /// page index leaves (so far).
+    pub pages_skipped: u64,
+    /// Records of the row groups read that were not assembled: outside the
+    /// rows the page index leaves (so far).
+    pub records_skipped: u64,
+    /// Compressed bytes of the column chunks the reader reads: the
     /// projected columns of the row groups read.
     pub column_bytes_read: u64,
     /// Compressed bytes of the projected columns' chunks in the row groups

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use parquet::schema::types::ColumnDescPtr;
 
+use super::selection::{RowRanges, Selection, SkipCounts};
 use super::RowGroupSource;
 use crate::codec::ColumnDecoder;
 use crate::error::{Error, Location, Result};
@@ -36,10 +37,13 @@ struct Open {
     index: usize,
     /// Rows its metadata claims.
     rows: u64,
-    /// Records decoded so far.
+    /// Records decoded or passed over so far: the position in the group.
     decoded: u64,
     /// The file index of its first record.
     first: u64,
+    /// The rows to decode, when not all (the others are passed over), and
+    /// the first of those ranges not yet behind the position.
+    ranges: Option<(RowRanges, usize)>,
 }
 
 /// Decodes batches of the projected columns of `S`'s row groups.
@@ -52,6 +56,11 @@ pub(crate) struct BatchDecoder<S> {
     groups: VecDeque<usize>,
     open: Option<Open>,
     batch_size: usize,
+    /// The rows to decode of some row groups, and what passing over the
+    /// others cost.
+    selection: Selection,
+    /// Where each column's passed-over values are decoded.
+    scratch: Vec<LeafBatch>,
 }
 
 impl<S: RowGroupSource> BatchDecoder<S> {
@@ -69,7 +78,21 @@ impl<S: RowGroupSource> BatchDecoder<S> {
                 )),
             })
             .collect::<Result<_>>()?;
-        Ok(BatchDecoder { source, columns, decoders: Vec::new(), groups, open: None, batch_size })
+        Ok(BatchDecoder {
+            source,
+            columns,
+            decoders: Vec::new(),
+            groups,
+            open: None,
+            batch_size,
+            selection: Selection::default(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// Decodes only the selected rows of the row groups `selection` names.
+    pub(crate) fn select(&mut self, selection: Selection) {
+        self.selection = selection;
     }
 
     /// The projected columns, in order: index among the file's leaves, and descriptor.
@@ -83,9 +106,11 @@ impl<S: RowGroupSource> BatchDecoder<S> {
         loop {
             if let Some(open) = &mut self.open {
                 let index = open.index;
+                let size = pass_over(open, &mut self.decoders, &mut self.scratch, &self.selection.counts)
+                    .map_err(|e| e.in_row_group(index))?;
                 let first = open.first + open.decoded;
-                let n =
-                    next_batch(open, &mut self.decoders, out, self.batch_size).map_err(|e| e.in_row_group(index))?;
+                let n = next_batch(open, &mut self.decoders, out, size.min(self.batch_size))
+                    .map_err(|e| e.in_row_group(index))?;
                 if n > 0 {
                     out.records = n;
                     out.group = index;
@@ -115,9 +140,51 @@ impl<S: RowGroupSource> BatchDecoder<S> {
                 Ok(ColumnDecoder::new(descr.clone(), self.source.pages(index, *column)?, max_levels))
             })
             .collect::<Result<_>>()?;
-        self.open = Some(Open { index, rows, decoded: 0, first });
+        let ranges = self.selection.groups.get(&index).filter(|_| !self.decoders.is_empty()).map(|r| (r.clone(), 0));
+        if ranges.is_some() && self.scratch.is_empty() {
+            self.scratch = Decoded::new(&self.columns).leaves;
+        }
+        self.open = Some(Open { index, rows, decoded: 0, first, ranges });
         Ok(())
     }
+}
+
+/// Moves the open row group's decoders over the rows before the next
+/// selected range; returns how many records may be decoded from there
+/// (all that are left without a selection; 0 when no selected row is left,
+/// the rest of the group then counted as passed over without reading it).
+fn pass_over(
+    open: &mut Open,
+    decoders: &mut [ColumnDecoder],
+    scratch: &mut [LeafBatch],
+    counts: &SkipCounts,
+) -> Result<usize> {
+    let Some((ranges, next)) = &mut open.ranges else { return Ok(usize::MAX) };
+    while ranges.ranges().get(*next).is_some_and(|&(_, end)| end <= open.decoded) {
+        *next += 1;
+    }
+    let Some(&(start, end)) = ranges.ranges().get(*next) else {
+        counts.add(0, open.rows.saturating_sub(open.decoded));
+        open.decoded = open.rows;
+        return Ok(0);
+    };
+    if start > open.decoded {
+        let gap = usize::try_from(start - open.decoded).unwrap_or(usize::MAX);
+        let mut pages = 0;
+        for (decoder, scratch) in decoders.iter_mut().zip(scratch.iter_mut()) {
+            let (passed, passed_pages) = decoder.skip(gap, scratch)?;
+            if passed != gap {
+                return Err(Error::damaged(
+                    Location::column(decoder.path()),
+                    format!("{passed} records where the row group's page index and other columns have {gap}"),
+                ));
+            }
+            pages += passed_pages;
+        }
+        counts.add(pages, gap as u64);
+        open.decoded = start;
+    }
+    Ok(usize::try_from(end - open.decoded).unwrap_or(usize::MAX))
 }
 
 /// Decodes the next batch of the open row group; returns how many records

@@ -9,6 +9,7 @@ mod pipeline;
 mod record_reader;
 mod resolved;
 mod row_groups;
+pub(crate) mod selection;
 
 pub use record_reader::{RecordReader, DEFAULT_BATCH_SIZE};
 pub use resolved::Resolved;

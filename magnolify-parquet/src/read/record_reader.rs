@@ -7,6 +7,7 @@ use super::batch::{assemble, Batch};
 use super::decode::{BatchDecoder, Decoded};
 use super::pipeline::Workers;
 use super::resolved::Resolved;
+use super::selection::Selection;
 use super::RowGroupSource;
 use crate::assemble::RecordSource;
 use crate::error::{Error, Result};
@@ -18,7 +19,7 @@ pub const DEFAULT_BATCH_SIZE: usize = 1024;
 /// Where assembled batches come from.
 enum Decoding<S, R> {
     /// The caller's thread decodes and assembles.
-    Inline(BatchDecoder<S>, Decoded, RecordSource),
+    Inline(Box<BatchDecoder<S>>, Decoded, RecordSource),
     /// Worker threads do (see [`Workers`]).
     Threads(Workers<R>),
 }
@@ -65,9 +66,18 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         Ok(RecordReader {
             resolved,
             source,
-            decoding: Decoding::Inline(decoder, decoded, cursors),
+            decoding: Decoding::Inline(Box::new(decoder), decoded, cursors),
             batch: Batch::new(),
         })
+    }
+
+    /// Decodes only the selected rows of the row groups `selection` names
+    /// (call it before reading and before [`with_threads`](Self::with_threads)).
+    pub(crate) fn with_selection(mut self, selection: Selection) -> Self {
+        if let Decoding::Inline(decoder, _, _) = &mut self.decoding {
+            decoder.select(selection);
+        }
+        self
     }
 
     /// The source.
@@ -93,7 +103,7 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     {
         if threads >= 2 {
             if let Decoding::Inline(decoder, _, _) = self.decoding {
-                self.decoding = Decoding::Threads(Workers::start(decoder, self.resolved.clone(), threads)?);
+                self.decoding = Decoding::Threads(Workers::start(*decoder, self.resolved.clone(), threads)?);
             }
         }
         Ok(self)

@@ -238,10 +238,18 @@ impl Draw {
     }
 }
 
-fn file(rows: &[Row], group: usize, page_rows: usize, statistics: EnabledStatistics) -> Bytes {
+/// `rows` in row groups of `group` records and pages of at most
+/// `page_rows` records or `page_bytes` bytes: the byte limit cuts each
+/// column's pages at rows of its own.
+fn file(rows: &[Row], group: usize, page_rows: usize, page_bytes: usize, statistics: EnabledStatistics) -> Bytes {
     let mut w = ParquetWriter::<Row, _>::builder()
+        // Plain pages, whose sizes grow with each value.
+        .dictionary(page_bytes > 64)
         .max_row_group_rows(group)
         .data_page_rows(page_rows)
+        .data_page_size(page_bytes)
+        // Page limits are checked after every record.
+        .properties(|p| p.set_write_batch_size(1))
         .statistics(statistics)
         .threads(1)
         .build(Vec::new())
@@ -254,12 +262,16 @@ fn file(rows: &[Row], group: usize, page_rows: usize, statistics: EnabledStatist
 /// exercise pruning (asserted by the test that follows it).
 static SKIPPED: AtomicU64 = AtomicU64::new(0);
 static CASES: AtomicU64 = AtomicU64::new(0);
+/// Records and pages passed over inside the row groups read (page index).
+static RECORDS_SKIPPED: AtomicU64 = AtomicU64::new(0);
+static PAGES_SKIPPED: AtomicU64 = AtomicU64::new(0);
 
 fn check(seed: u64, n: usize, group: usize, page_rows: usize) -> Result<(), TestCaseError> {
     let mut draw = Draw(XorShift::new(seed));
     let rows: Vec<Row> = (0..n as i64).map(|i| draw.row(i)).collect();
     let statistics = draw.pick(&[EnabledStatistics::Page, EnabledStatistics::Chunk, EnabledStatistics::None]);
-    let bytes = file(&rows, group, page_rows, statistics);
+    let page_bytes = draw.pick(&[8, 24, 64, 1 << 20]);
+    let bytes = file(&rows, group, page_rows, page_bytes, statistics);
     for _ in 0..8 {
         let predicate = draw.predicate(n as i64, 3);
         let expected: Vec<&Row> = rows.iter().filter(|r| predicate.test(r)).collect();
@@ -277,6 +289,16 @@ fn check(seed: u64, n: usize, group: usize, page_rows: usize) -> Result<(), Test
             prop_assert_eq!(counts.row_groups_skipped, 0, "{:?}: no statistics, nothing to skip by", predicate);
         }
         SKIPPED.fetch_add(counts.row_groups_skipped as u64, Ordering::Relaxed);
+        RECORDS_SKIPPED.fetch_add(counts.records_skipped, Ordering::Relaxed);
+        PAGES_SKIPPED.fetch_add(counts.pages_skipped, Ordering::Relaxed);
+        if statistics != EnabledStatistics::Page {
+            prop_assert_eq!(
+                counts.records_skipped,
+                0,
+                "{:?}: no page index, nothing to skip inside a group",
+                predicate
+            );
+        }
         CASES.fetch_add(1, Ordering::Relaxed);
     }
     Ok(())
@@ -302,7 +324,11 @@ fn the_property_prunes() {
         check(seed, 100, 10, 3).unwrap();
     }
     let (skipped, cases) = (SKIPPED.load(Ordering::Relaxed), CASES.load(Ordering::Relaxed));
-    eprintln!("{skipped} row groups skipped in {cases} predicates");
+    let (records, pages) = (RECORDS_SKIPPED.load(Ordering::Relaxed), PAGES_SKIPPED.load(Ordering::Relaxed));
+    eprintln!(
+        "{skipped} row groups skipped in {cases} predicates; inside those read, {records} records and {pages} pages"
+    );
+    assert!(records > 0 && pages > 0, "the page index is not exercised");
     assert!(skipped * 10 > cases, "{skipped} row groups skipped in {cases} predicates: pruning is not exercised");
 }
 

@@ -7,13 +7,17 @@ use std::sync::Arc;
 
 use parquet::bloom_filter::Sbbf;
 use parquet::file::metadata::ParquetMetaData;
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
+use parquet::file::page_index::index_reader::{decode_column_index, decode_offset_index};
+use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::reader::ChunkReader;
 use parquet::schema::types::SchemaDescriptor;
 
 use super::{CheckedMetadata, FileRowGroups, Limits, ParquetReader};
 use crate::error::Result;
-use crate::filter::{verdict, BloomFilters, FilterCounts, Predicate, Verdict};
+use crate::filter::{page_selection, verdict, BloomFilters, FilterCounts, PageIndexes, Predicate, Verdict};
 use crate::guard::catch;
+use crate::read::selection::Selection;
 use crate::read::{Resolved, DEFAULT_BATCH_SIZE};
 use crate::record::{Derived, ParquetRecord, RecordRead};
 use crate::ParquetRead;
@@ -50,6 +54,8 @@ pub struct ReaderBuilder<R> {
     limits: Limits,
     verify_checksums: bool,
     file: Option<Arc<Path>>,
+    /// The rows of some row groups to decode (set by a filtered build).
+    selection: Selection,
 }
 
 impl<R> Clone for ReaderBuilder<R> {
@@ -62,6 +68,7 @@ impl<R> Clone for ReaderBuilder<R> {
             threads: self.threads,
             limits: self.limits,
             verify_checksums: self.verify_checksums,
+            selection: self.selection.clone(),
             file: self.file.clone(),
         }
     }
@@ -92,6 +99,7 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
             limits: Limits::DEFAULT,
             verify_checksums: true,
             file: None,
+            selection: Selection::default(),
         })
     }
 
@@ -286,6 +294,16 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         }
         counts.row_groups_read = kept.len();
         counts.row_groups_skipped = skipped.len();
+        // Inside the row groups read, the rows the page index leaves.
+        let indexes = FilePageIndexes { input: &*self.input, file: &file, max_bytes: self.limits.max_page_bytes };
+        let mut selection = Selection::default();
+        for &group in kept.iter().filter(|&&g| g < total) {
+            if let Some(rows) = page_selection(&predicate.node, &file, group, &indexes) {
+                selection.groups.insert(group, rows);
+            }
+        }
+        let skips = selection.counts.clone();
+        self.selection = selection;
         self.row_groups = Some(kept.clone());
         let reader = self.build::<T>()?;
         let file = &file;
@@ -297,7 +315,7 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         };
         counts.column_bytes_read = bytes(&kept);
         counts.column_bytes_skipped = bytes(&skipped);
-        Ok(reader.with_filter(predicate, counts))
+        Ok(reader.with_filter(predicate, counts, skips))
     }
 
     /// A reader through any converter (the Avro baseline's, for example).
@@ -317,9 +335,19 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         C: RecordRead + Send + Sync + 'static,
         C::Record: Send + 'static,
     {
-        let ReaderBuilder { input, metadata, row_groups, batch_size, threads, limits, verify_checksums, file } = self;
+        let ReaderBuilder {
+            input,
+            metadata,
+            row_groups,
+            batch_size,
+            threads,
+            limits,
+            verify_checksums,
+            file,
+            selection,
+        } = self;
         let source = FileRowGroups { input, metadata, limits, verify_checksums };
-        let reader = ParquetReader::from_parts(source, resolved, row_groups, batch_size, file)?;
+        let reader = ParquetReader::from_parts(source, resolved, row_groups, batch_size, file, selection)?;
         reader.with_threads(threads)
     }
 }
@@ -343,5 +371,34 @@ impl<R: ChunkReader> BloomFilters for FileBloomFilters<'_, R> {
             return None;
         }
         catch(|| Sbbf::read_from_column_chunk(chunk, self.input)).ok()?.ok()?.map(Arc::new)
+    }
+}
+
+/// The page indexes of a file's column chunks, read when asked. One that
+/// cannot be read (damaged, or larger than a page may be) is treated as
+/// absent: the chunk's pages are not pruned.
+struct FilePageIndexes<'a, R> {
+    input: &'a R,
+    file: &'a ParquetMetaData,
+    max_bytes: u64,
+}
+
+impl<R: ChunkReader> FilePageIndexes<'_, R> {
+    fn bytes(&self, offset: Option<i64>, length: Option<i32>) -> Option<bytes::Bytes> {
+        let offset = u64::try_from(offset?).ok()?;
+        let length = u64::try_from(length?).ok().filter(|&l| l <= self.max_bytes)?;
+        catch(|| self.input.get_bytes(offset, usize::try_from(length).ok()?).ok()).ok()?
+    }
+}
+
+impl<R: ChunkReader> PageIndexes for FilePageIndexes<'_, R> {
+    fn page_index(&self, group: usize, column: usize) -> Option<(Arc<ColumnIndexMetaData>, Arc<OffsetIndexMetaData>)> {
+        let chunk = self.file.row_group(group).column(column);
+        let columns = self.bytes(chunk.column_index_offset(), chunk.column_index_length())?;
+        let offsets = self.bytes(chunk.offset_index_offset(), chunk.offset_index_length())?;
+        let physical = chunk.column_type();
+        let column_index = catch(|| decode_column_index(&columns, physical)).ok()?.ok()?;
+        let offset_index = catch(|| decode_offset_index(&offsets)).ok()?.ok()?;
+        Some((Arc::new(column_index), Arc::new(offset_index)))
     }
 }
