@@ -275,8 +275,14 @@ fn check(seed: u64, n: usize, group: usize, page_rows: usize) -> Result<(), Test
     for _ in 0..8 {
         let predicate = draw.predicate(n as i64, 3);
         let expected: Vec<&Row> = rows.iter().filter(|r| predicate.test(r)).collect();
-        let mut reader =
-            ParquetReader::builder(bytes.clone()).unwrap().with_threads(1).build_filtered(predicate.clone()).unwrap();
+        // Batches that end inside the selected ranges, on 1 or 2 threads.
+        let (threads, batch) = (draw.pick(&[1, 2]), draw.pick(&[1, 3, 1024]));
+        let mut reader = ParquetReader::builder(bytes.clone())
+            .unwrap()
+            .with_threads(threads)
+            .with_batch_size(batch)
+            .build_filtered(predicate.clone())
+            .unwrap();
         let got: Vec<Row> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         let counts = reader.filter_counts();
         // Compared as text: records with a NaN are not `==` to themselves.
