@@ -941,6 +941,7 @@ const COVERED: &[&str] = &[
     "parquet-testing/bad_data/PARQUET-1481",
     "peers/events.duckdb",
     "peers/events.pyarrow",
+    "peers/events.spark",
     "peers/nested.duckdb",
     "peers/nested.pyarrow",
     "peers/nested.pyarrow-2level",
@@ -1197,4 +1198,54 @@ fn parquet_java_statistics_prune() {
     assert_eq!(skipped_and_passed(name, &all, f.c_customer_id.gt(max.clone())), (1, 0));
     assert_eq!(skipped_and_passed(name, &all, f.c_customer_id.ge(max)).0, 0);
     assert_eq!(skipped_and_passed(name, &all, f.c_last_name.starts_with("\u{10FFFF}")), (1, 0));
+}
+
+/// The events written by Spark 4.3 (parquet-java 1.17): `size` is a
+/// BIGINT, Spark having no unsigned types.
+#[derive(ParquetType, Debug)]
+pub(crate) struct SparkEvents {
+    id: i64,
+    ts: DateTime<Utc>,
+    name: String,
+    code: String,
+    #[parquet(decimal(precision = 9, scale = 2))]
+    amount: Decimal,
+    size: i64,
+    flag: Option<bool>,
+}
+
+/// Spark's file: 9 row groups sorted by time with parquet-java's page index
+/// and a bloom filter on `code`. A range reads only the row groups and pages
+/// that hold matches; one code is found through the bloom filters; every
+/// predicate gives the records of a full read that pass.
+#[test]
+fn spark_events_are_pruned_and_filtered() {
+    let name = "peers/events.spark";
+    let all: Vec<SparkEvents> = open(name).unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(all.len(), 4096);
+    let (path, _) = fixture(name);
+    let f = SparkEvents::fields();
+    let read = |predicate: magnolify_parquet::filter::Predicate<SparkEvents>| {
+        let mut reader =
+            ParquetReader::builder(File::open(&path).unwrap()).unwrap().build_filtered(predicate.clone()).unwrap();
+        let got: Vec<String> = reader.by_ref().map(|r| format!("{:?}", r.unwrap())).collect();
+        let expected: Vec<String> = all.iter().filter(|r| predicate.test(r)).map(|r| format!("{r:?}")).collect();
+        assert_eq!(got, expected, "{predicate:?}");
+        reader.filter_counts()
+    };
+    let range = read(f.ts.between(all[1000].ts, all[1300].ts));
+    assert_eq!((range.row_groups_read, range.records_passed), (1, 301), "{range:?}");
+    // Its page index narrows the row group read to the pages that may match.
+    assert!(range.records_skipped > 0 && range.records_read < 485, "{range:?}");
+    let code = read(f.code.eq(all[2500].code.clone()));
+    assert_eq!((code.row_groups_read, code.row_groups_skipped_by_bloom_filters, code.records_passed), (1, 8, 1));
+    for predicate in [
+        f.id.lt(10).or(f.id.ge(4090)),
+        f.amount.ge(Decimal::new(99_000, 2)),
+        f.size.eq(4_294_967_295),
+        f.flag.is_null().and(f.name.starts_with("user1")),
+        f.name.is_in(["user7".to_owned(), "user1000".to_owned()]).not(),
+    ] {
+        read(predicate);
+    }
 }
