@@ -199,6 +199,9 @@ fn filter_queries_read_only_the_row_groups_with_matches() {
         let meta = magnolify_parquet::ParquetReader::builder(file.clone()).unwrap().metadata().shared().clone();
         let all_bytes: i64 = meta.row_groups().iter().map(|g| g.compressed_size()).sum();
         assert_eq!((counts.column_bytes_read + counts.column_bytes_skipped) as i64, all_bytes, "{name}");
+        // One data page per column chunk here: the 5 columns' pages of the
+        // row groups read, and no other, are decoded.
+        assert_eq!(counts.pages_read, 5 * counts.row_groups_read as u64, "{name}");
         if name == "range" {
             assert_eq!(counts.row_groups_read, groups_with_matches, "{name}");
             assert!(counts.column_bytes_read * 30 < counts.column_bytes_skipped, "{name}: {counts:?}");

@@ -9,6 +9,7 @@
 //! decoded with their whole page.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -56,12 +57,45 @@ pub(crate) struct ColumnDecoder {
     values: PageValues,
     /// Pages taken from the chunk so far (the current one is the last).
     pages_read: usize,
+    /// Where data pages decoded are counted, when someone asks.
+    counts: Option<Arc<SkipCounts>>,
     /// Dictionary indices, when a batch's values are copied out of the dictionary.
     indices: Vec<u32>,
     /// Most levels the pages reached by one batch may hold, and what is
     /// left of it for the current batch.
     max_levels: u64,
     budget: u64,
+}
+
+/// What decoders did: data pages decoded, whole data pages passed without
+/// reading them, and rows not decoded into records (inside pages read, or
+/// in pages passed).
+#[derive(Debug, Default)]
+pub(crate) struct SkipCounts {
+    pub(crate) pages: AtomicU64,
+    pub(crate) rows: AtomicU64,
+    pub(crate) pages_decoded: AtomicU64,
+}
+
+impl SkipCounts {
+    /// One more data page decoded.
+    pub(crate) fn page_decoded(&self) {
+        self.pages_decoded.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn add(&self, pages: u64, rows: u64) {
+        self.pages.fetch_add(pages, Ordering::Relaxed);
+        self.rows.fetch_add(rows, Ordering::Relaxed);
+    }
+
+    /// (pages passed, rows passed, pages decoded) so far.
+    pub(crate) fn get(&self) -> (u64, u64, u64) {
+        (
+            self.pages.load(Ordering::Relaxed),
+            self.rows.load(Ordering::Relaxed),
+            self.pages_decoded.load(Ordering::Relaxed),
+        )
+    }
 }
 
 impl ColumnDecoder {
@@ -82,10 +116,16 @@ impl ColumnDecoder {
             next: 0,
             values: PageValues::Plain(Plain::new(0, 0)),
             pages_read: 0,
+            counts: None,
             indices: Vec::new(),
             max_levels,
             budget: max_levels,
         }
+    }
+
+    /// Counts the data pages it decodes in `counts`.
+    pub(crate) fn count_pages(&mut self, counts: Arc<SkipCounts>) {
+        self.counts = Some(counts);
     }
 
     /// Dotted path of the column.
@@ -260,6 +300,9 @@ impl ColumnDecoder {
             self.pages_read += 1;
             if page.is_data_page() {
                 self.spend(page.num_values())?;
+                if let Some(counts) = &self.counts {
+                    counts.page_decoded();
+                }
             }
             match page {
                 Page::DictionaryPage { .. } => {

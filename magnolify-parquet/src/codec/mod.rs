@@ -17,4 +17,4 @@ mod reference;
 #[cfg(test)]
 mod test_pages;
 
-pub(crate) use column::ColumnDecoder;
+pub(crate) use column::{ColumnDecoder, SkipCounts};

@@ -282,8 +282,8 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
     /// skipped, records assembled and passed. All zero without a predicate.
     pub fn filter_counts(&self) -> FilterCounts {
         let Some((_, counts, skips)) = &self.filter else { return FilterCounts::default() };
-        let (pages, records) = skips.get();
-        FilterCounts { pages_skipped: pages, records_skipped: records, ..*counts }
+        let (pages, records, decoded) = skips.get();
+        FilterCounts { pages_skipped: pages, records_skipped: records, pages_read: decoded, ..*counts }
     }
 
     /// The file's metadata.

@@ -68,6 +68,8 @@ pub struct FilterCounts {
     pub row_groups_skipped: usize,
     /// Of those, the ones only bloom filters ruled out.
     pub row_groups_skipped_by_bloom_filters: usize,
+    /// Data pages decoded, all columns together (so far).
+    pub pages_read: u64,
     /// Data pages of the row groups read that the decoders passed without
     /// decompressing them, all columns together: pages outside the rows the
     /// page index leaves (so far).

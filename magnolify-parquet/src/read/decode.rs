@@ -137,7 +137,9 @@ impl<S: RowGroupSource> BatchDecoder<S> {
             .columns
             .iter()
             .map(|(column, descr)| {
-                Ok(ColumnDecoder::new(descr.clone(), self.source.pages(index, *column)?, max_levels))
+                let mut decoder = ColumnDecoder::new(descr.clone(), self.source.pages(index, *column)?, max_levels);
+                decoder.count_pages(self.selection.counts.clone());
+                Ok(decoder)
             })
             .collect::<Result<_>>()?;
         let ranges = self.selection.groups.get(&index).filter(|_| !self.decoders.is_empty()).map(|r| (r.clone(), 0));

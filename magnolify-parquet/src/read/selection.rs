@@ -2,8 +2,9 @@
 //! match (from the page index), and what the decoders skipped outside them.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+pub(crate) use crate::codec::SkipCounts;
 
 /// Sorted, disjoint, non-adjacent half-open ranges of rows of one row group.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,26 +56,6 @@ impl RowRanges {
     /// The ranges.
     pub(crate) fn ranges(&self) -> &[(u64, u64)] {
         &self.0
-    }
-}
-
-/// What decoders skipped: whole data pages not read, and rows not decoded
-/// into records (inside pages read, or in pages skipped).
-#[derive(Debug, Default)]
-pub(crate) struct SkipCounts {
-    pub(crate) pages: AtomicU64,
-    pub(crate) rows: AtomicU64,
-}
-
-impl SkipCounts {
-    pub(crate) fn add(&self, pages: u64, rows: u64) {
-        self.pages.fetch_add(pages, Ordering::Relaxed);
-        self.rows.fetch_add(rows, Ordering::Relaxed);
-    }
-
-    /// (pages, rows) so far.
-    pub(crate) fn get(&self) -> (u64, u64) {
-        (self.pages.load(Ordering::Relaxed), self.rows.load(Ordering::Relaxed))
     }
 }
 
