@@ -98,6 +98,9 @@ impl SkipCounts {
     }
 }
 
+/// Records of a repeated column decoded at once to pass over them.
+const SKIP_STEP: usize = 1024;
+
 impl ColumnDecoder {
     /// A decoder of `pages`, whose pages reached by one batch hold at most
     /// `max_levels` levels: run-length encoding lets a few bytes claim
@@ -145,10 +148,9 @@ impl ColumnDecoder {
     /// Passes over up to `records` whole records (`scratch` holds what is
     /// decoded to pass over, and is left empty). Returns how many records it
     /// passed (fewer only at the chunk's end) and how many data pages it
-    /// passed without reading them: a page that starts at the decoder's
-    /// position and ends within the skip, with its record count known (a
-    /// flat column's level count, or a v2 header's row count), is neither
-    /// decompressed nor decoded.
+    /// passed without reading them: a flat column's page that starts at the
+    /// decoder's position and ends within the skip (one record per level)
+    /// is neither decompressed nor decoded.
     pub(crate) fn skip(&mut self, records: usize, scratch: &mut LeafBatch) -> Result<(usize, u64)> {
         self.skip_inner(records, scratch).map_err(|message| {
             let location = Location::column(self.descr.path().string());
@@ -159,15 +161,14 @@ impl ColumnDecoder {
     fn skip_inner(&mut self, records: usize, scratch: &mut LeafBatch) -> Result<(usize, u64), String> {
         let (mut skipped, mut pages) = (0, 0);
         while skipped < records {
+            // Each step is a batch of its own for the level budget.
+            self.budget = self.max_levels;
             if self.next == self.levels {
                 let Some(next) = catch(|| self.pages.peek_next_page())?.map_err(|e| e.to_string())? else { break };
-                if next.is_dict {
-                    if !self.next_page()? {
-                        break;
-                    }
-                    continue;
-                }
-                let rows = next.num_rows.or(if self.max_rep == 0 { next.num_levels } else { None });
+                // A flat column's page holds one record per level. Repeated
+                // columns' pages are never passed whole: some writers split
+                // a record across pages, even v2 ones.
+                let rows = if next.is_dict || self.max_rep > 0 { None } else { next.num_levels };
                 if let Some(rows) = rows.filter(|&rows| rows <= records - skipped) {
                     catch(|| self.pages.skip_next_page())?.map_err(|e| e.to_string())?;
                     self.pages_read += 1;
@@ -181,10 +182,11 @@ impl ColumnDecoder {
                 continue;
             }
             // Within a page: decode to pass over, up to the page's end for a
-            // flat column, so that the pages after it may be passed whole.
+            // flat column (so that the pages after it may be passed whole),
+            // a batch's worth at a time for a repeated one.
             let want = match self.max_rep {
                 0 => (records - skipped).min(self.levels - self.next),
-                _ => records - skipped,
+                _ => (records - skipped).min(SKIP_STEP),
             };
             let passed = self.fill_inner(want, scratch);
             scratch.clear();

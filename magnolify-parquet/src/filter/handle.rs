@@ -13,14 +13,16 @@ pub(crate) type Getter<R, T> = Arc<dyn Fn(&R) -> Option<&T> + Send + Sync>;
 /// and how to reach its value. Generated code builds these; users get them
 /// inside the handles of `T::fields()`.
 pub struct At<R, T: ?Sized> {
-    path: String,
+    /// The names from the root (names may hold dots: compare them, not
+    /// their dotted join).
+    parts: Vec<String>,
     get: Getter<R, T>,
 }
 
 impl<R: 'static> At<R, R> {
     /// The record itself, at the root.
     pub fn root() -> Self {
-        At { path: String::new(), get: Arc::new(|r: &R| Some(r)) }
+        At { parts: Vec::new(), get: Arc::new(|r: &R| Some(r)) }
     }
 }
 
@@ -29,20 +31,21 @@ impl<R: 'static, T: ?Sized + 'static> At<R, T> {
     /// `None` for a null).
     pub fn child<U: ?Sized + 'static>(&self, name: &str, get: fn(&T) -> Option<&U>) -> At<R, U> {
         let parent = self.get.clone();
-        let path = if self.path.is_empty() { name.to_owned() } else { format!("{}.{name}", self.path) };
-        At { path, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
+        let mut parts = self.parts.clone();
+        parts.push(name.to_owned());
+        At { parts, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
     }
 
     /// The same place, seen through `get` (an `Option` or a `Box` around
     /// the value).
     pub fn map<U: ?Sized + 'static>(self, get: fn(&T) -> Option<&U>) -> At<R, U> {
         let parent = self.get;
-        At { path: self.path, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
+        At { parts: self.parts, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
     }
 
     /// The dotted Parquet path.
-    pub fn path(&self) -> &str {
-        &self.path
+    pub fn path(&self) -> String {
+        self.parts.join(".")
     }
 }
 
@@ -56,20 +59,22 @@ pub enum Nullable {}
 /// [`Nullable`]: only nullable fields have `is_null` and `is_not_null`.
 pub struct Field<R, T, N = Required> {
     pub(crate) path: Arc<str>,
+    /// The path's names, which may hold dots.
+    pub(crate) parts: Arc<[String]>,
     pub(crate) get: Getter<R, T>,
     _nullability: PhantomData<fn() -> N>,
 }
 
 impl<R, T, N> Clone for Field<R, T, N> {
     fn clone(&self) -> Self {
-        Field { path: self.path.clone(), get: self.get.clone(), _nullability: PhantomData }
+        Field { path: self.path.clone(), parts: self.parts.clone(), get: self.get.clone(), _nullability: PhantomData }
     }
 }
 
 impl<R, T, N> Field<R, T, N> {
     /// A handle for the field at `at`.
     pub fn new(at: At<R, T>) -> Self {
-        Field { path: at.path.into(), get: at.get, _nullability: PhantomData }
+        Field { path: at.parts.join(".").into(), parts: at.parts.into(), get: at.get, _nullability: PhantomData }
     }
 
     /// The field's dotted Parquet path (the column it reads).

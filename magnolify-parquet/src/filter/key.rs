@@ -158,6 +158,11 @@ pub(crate) fn units(secs: i64, nanos: u32, unit: TimeUnit) -> (i128, bool) {
         TimeUnit::Micros => 1_000_000,
         TimeUnit::Nanos => 1_000_000_000,
     };
+    if nanos >= 1_000_000_000 {
+        // A leap second (chrono's 23:59:60.x): after the second's last unit,
+        // before the next second.
+        return (i128::from(secs) * per_second + per_second - 1, false);
+    }
     let nanos_per_unit = 1_000_000_000 / per_second;
     let nanos = i128::from(nanos);
     (i128::from(secs) * per_second + nanos / nanos_per_unit, nanos % nanos_per_unit == 0)
@@ -305,6 +310,8 @@ mod tests {
         // Half a millisecond before the epoch: rounded down to -1 ms.
         assert_eq!(units(-1, 999_500_000, TimeUnit::Millis), (-1, false));
         assert_eq!(units(2, 7, TimeUnit::Nanos), (2_000_000_007, true));
+        // 00:00:01 and a leap half second: after 00:00:01.999, not 00:00:02.500.
+        assert_eq!(units(1, 1_500_000_000, TimeUnit::Millis), (1_999, false));
     }
 
     #[test]

@@ -48,8 +48,8 @@ pub(crate) enum Condition {
 
 /// One test on one field.
 pub(crate) struct Leaf<R> {
-    /// The column's dotted path.
-    pub(crate) path: Arc<str>,
+    /// The column's path, name by name.
+    pub(crate) parts: Arc<[String]>,
     pub(crate) condition: Condition,
     /// The exact test on a record.
     test: Arc<dyn Fn(&R) -> bool + Send + Sync>,
@@ -121,12 +121,12 @@ impl<R> Predicate<R> {
     }
 
     fn leaf(
-        path: &Arc<str>,
+        parts: &Arc<[String]>,
         condition: Condition,
         text: String,
         test: impl Fn(&R) -> bool + Send + Sync + 'static,
     ) -> Self {
-        let leaf = Leaf { path: path.clone(), condition, test: Arc::new(test), text };
+        let leaf = Leaf { parts: parts.clone(), condition, test: Arc::new(test), text };
         Predicate { node: Node::Leaf(Arc::new(leaf)) }
     }
 }
@@ -176,7 +176,7 @@ impl<R: 'static, T: FilterValue + PartialEq + Clone + fmt::Debug, N> Field<R, T,
         let text = format!("{} {} {value:?}", self.path, op.symbol());
         let kept = value.clone();
         let test = move |r: &R| get(r).is_some_and(|x| holds(x, &kept));
-        Predicate::leaf(&self.path, Condition::Compare(op, Arc::new(value)), text, test)
+        Predicate::leaf(&self.parts, Condition::Compare(op, Arc::new(value)), text, test)
     }
 
     /// The field equals `value`.
@@ -196,7 +196,7 @@ impl<R: 'static, T: FilterValue + PartialEq + Clone + fmt::Debug, N> Field<R, T,
         let text = format!("{} in {values:?}", self.path);
         let keys: Vec<Value> = values.iter().map(|v| Arc::new(v.clone()) as Value).collect();
         let test = move |r: &R| get(r).is_some_and(|x| values.iter().any(|v| x == v));
-        Predicate::leaf(&self.path, Condition::In(keys), text, test)
+        Predicate::leaf(&self.parts, Condition::In(keys), text, test)
     }
 }
 
@@ -231,14 +231,14 @@ impl<R: 'static, T: 'static> Field<R, T, Nullable> {
     /// The field is null (or inside a null group).
     pub fn is_null(&self) -> Predicate<R> {
         let get = self.get.clone();
-        Predicate::leaf(&self.path, Condition::IsNull, format!("{} is null", self.path), move |r: &R| get(r).is_none())
+        Predicate::leaf(&self.parts, Condition::IsNull, format!("{} is null", self.path), move |r: &R| get(r).is_none())
     }
 
     /// The field is not null.
     pub fn is_not_null(&self) -> Predicate<R> {
         let get = self.get.clone();
         let text = format!("{} is not null", self.path);
-        Predicate::leaf(&self.path, Condition::IsNotNull, text, move |r: &R| get(r).is_some())
+        Predicate::leaf(&self.parts, Condition::IsNotNull, text, move |r: &R| get(r).is_some())
     }
 }
 
@@ -255,6 +255,6 @@ impl<R: 'static, T: Text + 'static, N> Field<R, T, N> {
         let kept = prefix.to_owned();
         let text = format!("{} starts with {prefix:?}", self.path);
         let test = move |r: &R| get(r).is_some_and(|x| x.as_ref().starts_with(kept.as_str()));
-        Predicate::leaf(&self.path, Condition::StartsWith(prefix.as_bytes().to_vec()), text, test)
+        Predicate::leaf(&self.parts, Condition::StartsWith(prefix.as_bytes().to_vec()), text, test)
     }
 }

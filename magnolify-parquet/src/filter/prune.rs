@@ -155,7 +155,7 @@ fn leaf_pages<R>(
 ) -> Option<(RowRanges, RowRanges)> {
     let file = group.file;
     let schema = file.file_metadata().schema_descr();
-    let index = (0..schema.num_columns()).find(|&i| schema.column(i).path().string() == *leaf.path)?;
+    let index = (0..schema.num_columns()).find(|&i| schema.column(i).path().parts() == &leaf.parts[..])?;
     let column = schema.column(index);
     if column.max_rep_level() > 0 {
         return None;
@@ -232,7 +232,7 @@ fn leaf_truth<R>(leaf: &Leaf<R>, group: &Group<'_>) -> Truth {
     let schema = file.file_metadata().schema_descr();
     // A field the file does not have reads as null or its default: the
     // exact test decides, nothing is pruned.
-    let Some(index) = (0..schema.num_columns()).find(|&i| schema.column(i).path().string() == *leaf.path) else {
+    let Some(index) = (0..schema.num_columns()).find(|&i| schema.column(i).path().parts() == &leaf.parts[..]) else {
         return UNKNOWN;
     };
     let column = schema.column(index);
@@ -252,7 +252,8 @@ fn leaf_truth<R>(leaf: &Leaf<R>, group: &Group<'_>) -> Truth {
     };
     let Some(filter) = group.blooms.bloom_filter(group.index, index) else { return truth };
     let absent = values.iter().all(|v| v.key(&column).is_some_and(|key| bloom_absent(&filter, &key, &column)));
-    Truth { may_pass: !absent, may_fail: truth.may_fail }
+    // Absent: every record fails (none passes).
+    Truth { may_pass: !absent, may_fail: truth.may_fail || absent }
 }
 
 /// Whether `filter` shows that no value of the column equals `key`: the
@@ -290,7 +291,9 @@ fn bloom_absent(filter: &Sbbf, key: &Key, column: &ColumnDescriptor) -> bool {
         // Booleans, decimals of varying width, FLOAT16: not looked up.
         _ => return false,
     };
-    !forms.is_empty() && forms.iter().all(|form| !filter.check(form.as_slice()))
+    // A filter whose bits do not index as its header says may panic: then
+    // it answers nothing.
+    !forms.is_empty() && forms.iter().all(|form| catch(|| !filter.check(form.as_slice())).unwrap_or(false))
 }
 
 fn chunk(file: &ParquetMetaData, group: &RowGroupMetaData, index: usize, column: &ColumnDescriptor) -> Option<Chunk> {
@@ -462,7 +465,8 @@ fn trusted(
     }
     // parquet-mr before 1.8.0 wrote byte-array bounds in the wrong order
     // (PARQUET-251).
-    if bytes && !equal && !trusted_writer(file.file_metadata().created_by()) {
+    // (min == max too: its bug reused the value buffer, leaving the last value in both).
+    if bytes && !trusted_writer(file.file_metadata().created_by()) {
         return None;
     }
     let key = |raw: &[u8]| key_of(raw, physical, &annotation, column);

@@ -370,7 +370,12 @@ impl<R: ChunkReader> BloomFilters for FileBloomFilters<'_, R> {
         if length > self.max_bytes {
             return None;
         }
-        catch(|| Sbbf::read_from_column_chunk(chunk, self.input)).ok()?.ok()?.map(Arc::new)
+        let filter = catch(|| Sbbf::read_from_column_chunk(chunk, self.input)).ok()?.ok()??;
+        // The format's filters hold a power of two of 32-byte blocks; one
+        // cut short (its length in the footer too small) would look values
+        // up in the wrong blocks and call them absent.
+        let blocks = filter.num_blocks();
+        (blocks >= 1 && blocks.is_power_of_two()).then(|| Arc::new(filter))
     }
 }
 
