@@ -53,6 +53,7 @@
 mod assemble;
 mod codec;
 pub mod convert;
+pub mod dataset;
 mod decimal_bytes;
 mod derive_support;
 pub mod engines;

@@ -151,3 +151,44 @@ pub fn check_repetition(name: &str, repetition: Repetition, opts: &FieldOptions,
     }
     Ok(())
 }
+
+/// `message` without its top-level fields named in `omitted`, and the
+/// indices (among `message`'s leaves) of the leaves it keeps, in order:
+/// what a dataset's files store of records whose partition fields are in
+/// their paths. Every name must be a top-level field, and one must stay.
+pub(crate) fn without_fields(message: &TypePtr, omitted: &[String]) -> Result<(TypePtr, Vec<usize>)> {
+    let fields = message.get_fields();
+    for name in omitted {
+        if !fields.iter().any(|f| f.name() == name) {
+            return Err(Error::schema(name, format!("`{name}` is not a top-level field of `{}`", message.name())));
+        }
+    }
+    let (mut kept, mut leaves, mut leaf) = (Vec::new(), Vec::new(), 0);
+    for field in fields {
+        let count = leaf_count(field);
+        if !omitted.iter().any(|name| name == field.name()) {
+            kept.push(field.clone());
+            leaves.extend(leaf..leaf + count);
+        }
+        leaf += count;
+    }
+    if kept.is_empty() {
+        return Err(Error::schema(
+            message.name(),
+            "every field is a partition field: a file must store at least one column; keep one field out of the partitioning",
+        ));
+    }
+    let root = Type::group_type_builder(message.name())
+        .with_fields(kept)
+        .build()
+        .map_err(|e| Error::schema(message.name(), e.to_string()))?;
+    Ok((Arc::new(root), leaves))
+}
+
+/// Number of leaf columns under `ty`.
+pub(crate) fn leaf_count(ty: &Type) -> usize {
+    match ty {
+        Type::PrimitiveType { .. } => 1,
+        Type::GroupType { fields, .. } => fields.iter().map(|f| leaf_count(f)).sum(),
+    }
+}

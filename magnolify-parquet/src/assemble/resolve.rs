@@ -6,6 +6,7 @@ use parquet::basic::{ConvertedType, LogicalType, Repetition};
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type};
 
 use crate::error::{Error, Location, Result};
+use crate::schema::leaf_count;
 
 /// A node of the file's schema, seen from the Rust type being resolved.
 ///
@@ -21,13 +22,6 @@ pub struct FileNode<'a> {
     rep: i16,
     first_leaf: usize,
     path: String,
-}
-
-fn leaf_count(ty: &Type) -> usize {
-    match ty {
-        Type::PrimitiveType { .. } => 1,
-        Type::GroupType { fields, .. } => fields.iter().map(|f| leaf_count(f)).sum(),
-    }
 }
 
 impl<'a> FileNode<'a> {

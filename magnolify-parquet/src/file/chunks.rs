@@ -85,6 +85,13 @@ impl<W: Write + Send> FileChunks<W> {
         FileChunks { file, open: Vec::new(), checksums }
     }
 
+    /// Bytes in the file so far and in the pages of the open row group
+    /// (those still inside the column encoders not counted).
+    pub(crate) fn bytes_written(&self) -> u64 {
+        let open = self.open.iter().map(|c| c.lock().unwrap_or_else(PoisonError::into_inner).bytes_written() as u64);
+        self.file.bytes_written() as u64 + open.sum::<u64>()
+    }
+
     /// Writes the footer and hands back the sink.
     pub(crate) fn finish(&mut self) -> Result<(ParquetMetaData, W)> {
         let meta = self.file.finish().map_err(|e| Error::parquet(Location::footer(), e))?;

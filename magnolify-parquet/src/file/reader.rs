@@ -20,6 +20,7 @@ use parquet::schema::types::SchemaDescriptor;
 use crate::error::{Error, Location, Result};
 use crate::filter::{FilterCounts, Predicate};
 use crate::guard::crate_call;
+use crate::read::constant_columns::ConstantColumns;
 use crate::read::selection::{Selection, SkipCounts};
 use crate::read::{RecordReader, Resolved, RowGroupSource};
 use crate::record::{Derived, ParquetRecord, RecordRead};
@@ -87,11 +88,16 @@ pub struct FileRowGroups<R> {
     metadata: CheckedMetadata,
     limits: Limits,
     verify_checksums: bool,
+    /// Columns the file's path gives (a dataset's partition fields).
+    constants: Option<Arc<ConstantColumns>>,
 }
 
 impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
     fn schema(&self) -> &Arc<SchemaDescriptor> {
-        self.metadata.schema()
+        match &self.constants {
+            Some(constants) => constants.schema(),
+            None => self.metadata.schema(),
+        }
     }
 
     fn num_row_groups(&self) -> usize {
@@ -111,6 +117,9 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 
     fn pages(&self, group: usize, column: usize) -> Result<Box<dyn PageReader>> {
         let rows = self.num_rows(group)?;
+        if let Some(constants) = self.constants.as_ref().filter(|c| c.holds(column)) {
+            return constants.pages(column, rows);
+        }
         let chunk = self.metadata.row_group(group).columns().get(column).ok_or_else(|| {
             Error::damaged(Location::row_group(group), format!("no column chunk {column} in the row group"))
         })?;

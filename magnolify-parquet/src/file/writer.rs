@@ -63,6 +63,8 @@ pub struct WriterBuilder<C: RecordWrite, T = <C as RecordWrite>::Record<'static>
     bloom_filters: Vec<(String, BloomFilterSpec)>,
     /// Field paths the records are sorted by, with (descending, nulls first).
     sorted_by: Vec<(String, bool, bool)>,
+    /// Top-level fields shredded but not stored (a dataset's partition fields).
+    omitted: Vec<String>,
     _record: PhantomData<fn(&T)>,
 }
 
@@ -89,6 +91,7 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
             readable_by: Vec::new(),
             bloom_filters: Vec::new(),
             sorted_by: Vec::new(),
+            omitted: Vec::new(),
             _record: PhantomData,
         }
     }
@@ -325,6 +328,13 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
         self
     }
 
+    /// Leaves the top-level fields `fields` out of the file: the dataset
+    /// writer's files, whose paths hold those values.
+    pub(crate) fn omitting(mut self, fields: Vec<String>) -> Self {
+        self.omitted = fields;
+        self
+    }
+
     /// The writer over `sink`.
     pub fn build<W: Write + Send>(self, sink: W) -> Result<ParquetWriter<T, W, C>> {
         ParquetWriter::from_builder(self, sink, None)
@@ -420,13 +430,19 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
             readable_by,
             bloom_filters,
             sorted_by,
+            omitted,
             ..
         } = builder;
-        let schema = converter.schema()?;
+        let schema = match omitted.is_empty() {
+            true => converter.schema()?,
+            false => crate::schema::without_fields(&converter.schema()?, &omitted)?.0,
+        };
         require_readable(&schema, &readable_by)?;
         // The type's bloom filters, then the builder's.
         let mut blooms = converter.bloom_filters();
         blooms.extend(bloom_filters);
+        // A field left out has no column to filter.
+        blooms.retain(|(path, _)| !omitted.iter().any(|o| path == o || path.starts_with(&format!("{o}."))));
         let props = with_bloom_filters(props, &schema, &blooms)?;
         let props = with_sorting_columns(props, &schema, &sorted_by)?;
         // The converter's pairs, then those set on the properties, then the builder's.
@@ -436,8 +452,9 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         all.extend(key_values);
         let props = Arc::new(props.into_builder().set_key_value_metadata((!all.is_empty()).then_some(all)).build());
         let file = SerializedFileWriter::new(Sink(Some(sink)), schema, props.clone())?;
-        let inner =
-            RecordWriter::new(converter, props, batch, FileChunks::new(file, page_checksums))?.with_threads(threads)?;
+        let inner = RecordWriter::new(converter, props, batch, FileChunks::new(file, page_checksums))?
+            .omitting(&omitted)?
+            .with_threads(threads)?;
         Ok(ParquetWriter { inner, commit, _record: PhantomData })
     }
 
@@ -464,6 +481,26 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
     /// Records written so far.
     pub fn rows_written(&self) -> u64 {
         self.inner.rows_written()
+    }
+
+    /// Bytes the file holds so far: its row groups written, and the pages
+    /// of the open row group encoded so far (the records of the last batch,
+    /// not yet encoded, are not counted). What a size limit compares with.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Event { id: u64 }
+    ///
+    /// let mut w = ParquetWriter::<Event, _>::builder().max_row_group_rows(100).build(Vec::new())?;
+    /// let before = w.bytes_written();
+    /// w.write_all(&(0..100).map(|id| Event { id }).collect::<Vec<_>>())?;
+    /// assert!(w.bytes_written() > before + 800);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn bytes_written(&self) -> u64 {
+        self.inner.sink().bytes_written()
     }
 
     /// Writes what is buffered and the footer; returns the file's metadata.

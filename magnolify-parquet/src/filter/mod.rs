@@ -55,7 +55,7 @@ mod prune;
 pub use handle::{At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{Predicate, Text};
-pub(crate) use prune::{page_selection, verdict, BloomFilters, PageIndexes, Verdict};
+pub(crate) use prune::{constants_may_pass, page_selection, verdict, BloomFilters, PageIndexes, Verdict};
 
 /// What a filtered reader did: row groups read and skipped by their
 /// statistics, records assembled and records that passed.
@@ -87,4 +87,20 @@ pub struct FilterCounts {
     pub records_read: u64,
     /// Records that passed the predicate (so far).
     pub records_passed: u64,
+}
+
+/// The counts of several readers added up (a dataset's files).
+impl std::ops::AddAssign for FilterCounts {
+    fn add_assign(&mut self, other: FilterCounts) {
+        self.row_groups_read += other.row_groups_read;
+        self.row_groups_skipped += other.row_groups_skipped;
+        self.row_groups_skipped_by_bloom_filters += other.row_groups_skipped_by_bloom_filters;
+        self.pages_read += other.pages_read;
+        self.pages_skipped += other.pages_skipped;
+        self.records_skipped += other.records_skipped;
+        self.column_bytes_read += other.column_bytes_read;
+        self.column_bytes_skipped += other.column_bytes_skipped;
+        self.records_read += other.records_read;
+        self.records_passed += other.records_passed;
+    }
 }

@@ -11,7 +11,7 @@ use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::basic::{ColumnOrder, SortOrder, Type as Physical};
 use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
 use parquet::file::statistics::Statistics;
-use parquet::schema::types::ColumnDescriptor;
+use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor};
 
 use super::key::Key;
 use super::predicate::{Condition, Leaf, Node, Op};
@@ -62,11 +62,11 @@ pub(crate) enum Verdict {
 /// name (read only when statistics cannot decide).
 pub(crate) fn verdict<R>(node: &Node<R>, file: &ParquetMetaData, index: usize, blooms: &dyn BloomFilters) -> Verdict {
     let group = Group { file, index, blooms: &NoBloomFilters };
-    if !truth(node, &group).may_pass {
+    if !truth(node, &|leaf| leaf_truth(leaf, &group)).may_pass {
         return Verdict::SkipByStatistics;
     }
     let group = Group { file, index, blooms };
-    match truth(node, &group).may_pass {
+    match truth(node, &|leaf| leaf_truth(leaf, &group)).may_pass {
         true => Verdict::Read,
         false => Verdict::SkipByBloomFilters,
     }
@@ -79,27 +79,56 @@ struct Group<'a> {
     blooms: &'a dyn BloomFilters,
 }
 
-fn truth<R>(node: &Node<R>, group: &Group<'_>) -> Truth {
+/// What is known of `node`, given what is known of each leaf.
+fn truth<R>(node: &Node<R>, leaf_truth: &dyn Fn(&Leaf<R>) -> Truth) -> Truth {
     match node {
-        Node::Leaf(leaf) => leaf_truth(leaf, group),
+        Node::Leaf(leaf) => leaf_truth(leaf),
         Node::And(a, b) => {
-            let a = truth(a, group);
+            let a = truth(a, leaf_truth);
             // Nothing of `b` is read when `a` already rules the group out.
             if !a.may_pass {
                 return Truth { may_pass: false, may_fail: true };
             }
-            let b = truth(b, group);
+            let b = truth(b, leaf_truth);
             Truth { may_pass: a.may_pass && b.may_pass, may_fail: a.may_fail || b.may_fail }
         }
         Node::Or(a, b) => {
-            let (a, b) = (truth(a, group), truth(b, group));
+            let (a, b) = (truth(a, leaf_truth), truth(b, leaf_truth));
             Truth { may_pass: a.may_pass || b.may_pass, may_fail: a.may_fail && b.may_fail }
         }
         Node::Not(a) => {
-            let a = truth(a, group);
+            let a = truth(a, leaf_truth);
             Truth { may_pass: a.may_fail, may_fail: a.may_pass }
         }
     }
+}
+
+/// A column that holds one value in every record, and that value (PLAIN
+/// bytes, `None` for a null).
+pub(crate) type Constant = (ColumnDescPtr, Option<Vec<u8>>);
+
+/// Whether some record may pass `node` when some columns hold one known
+/// value in every record (a dataset file's partition fields): `constant`
+/// gives, for a leaf's path, its column and value (PLAIN bytes, `None`
+/// for a null); leaves on other columns may pass or fail.
+pub(crate) fn constants_may_pass<R>(node: &Node<R>, constant: &dyn Fn(&[String]) -> Option<Constant>) -> bool {
+    let leaf_truth = |leaf: &Leaf<R>| {
+        let Some((column, value)) = constant(&leaf.parts) else { return UNKNOWN };
+        let key = value
+            .as_deref()
+            .map(|raw| key_of(raw, column.physical_type(), &Annotation::of(column.self_type()), &column));
+        let chunk = Chunk {
+            bounds: match key {
+                Some(Some(key)) => Some((key.clone(), key)),
+                _ => None,
+            },
+            all_null: value.is_none(),
+            may_have_null: value.is_none(),
+            may_have_nan: false,
+        };
+        condition_truth(&leaf.condition, &chunk, &column)
+    };
+    truth(node, &leaf_truth).may_pass
 }
 
 /// Where the page indexes of column chunks come from: `None` for a chunk

@@ -4,6 +4,7 @@
 //! once ([`Resolved`]).
 
 pub(crate) mod batch;
+pub(crate) mod constant_columns;
 mod decode;
 mod pipeline;
 mod record_reader;

@@ -24,6 +24,16 @@ struct OpenGroup {
     raw_bytes: usize,
 }
 
+/// The leaves a writer stores when it stores fewer than the converter
+/// shreds (a dataset's files leave out the partition fields, which their
+/// paths hold): their buffers are moved here, by index, for the column
+/// writers, and back.
+struct StoredLeaves {
+    sink: ColumnSink,
+    /// The converter's leaf index of each stored leaf.
+    from: Vec<usize>,
+}
+
 /// Whether the writer can go on.
 enum State {
     Open,
@@ -44,6 +54,8 @@ pub struct RecordWriter<C: RecordWrite, K: ChunkSink> {
     schema: Arc<SchemaDescriptor>,
     props: Arc<WriterProperties>,
     shredded: ColumnSink,
+    /// With fields left out: the stored leaves (`schema` is then theirs).
+    stored: Option<StoredLeaves>,
     group: Option<OpenGroup>,
     batch: usize,
     max_rows: usize,
@@ -68,6 +80,7 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
         super::settings::check(&schema, &props)?;
         Ok(RecordWriter {
             shredded: ColumnSink::new(&schema),
+            stored: None,
             max_rows: props.max_row_group_row_count().unwrap_or(usize::MAX),
             max_bytes: props.max_row_group_bytes().unwrap_or(usize::MAX),
             converter,
@@ -88,6 +101,22 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
     /// with 1, everything runs on the caller's thread and no thread starts.
     pub fn with_threads(mut self, threads: usize) -> Result<Self> {
         self.pool = if threads >= 2 { Some(EncodePool::new(threads - 1)?) } else { None };
+        Ok(self)
+    }
+
+    /// Stores every field but the top-level fields `omitted` (which the
+    /// converter still shreds): the schema written is the converter's
+    /// without them. For a writer that has written nothing.
+    pub(crate) fn omitting(mut self, omitted: &[String]) -> Result<Self> {
+        if omitted.is_empty() {
+            return Ok(self);
+        }
+        if self.rows > 0 {
+            return Err(Error::bug(crate::error::Location::default(), "fields left out after records were written"));
+        }
+        let (stored, from) = crate::schema::without_fields(&self.schema.root_schema_ptr(), omitted)?;
+        self.schema = Arc::new(SchemaDescriptor::new(stored));
+        self.stored = Some(StoredLeaves { sink: ColumnSink::new(&self.schema), from });
         Ok(self)
     }
 
@@ -194,7 +223,24 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
         };
         group.rows += self.shredded.records();
         group.raw_bytes += self.shredded.raw_bytes();
-        group.writers.write(&mut self.shredded, self.pool.as_ref())?;
+        match &mut self.stored {
+            None => group.writers.write(&mut self.shredded, self.pool.as_ref())?,
+            Some(stored) => {
+                // The stored leaves' buffers go to the column writers (which
+                // hand back emptied ones); the others are dropped.
+                let full = &mut self.shredded;
+                for (j, &i) in stored.from.iter().enumerate() {
+                    std::mem::swap(&mut full.leaves[i], &mut stored.sink.leaves[j]);
+                }
+                stored.sink.records = full.records;
+                let written = group.writers.write(&mut stored.sink, self.pool.as_ref());
+                for (j, &i) in stored.from.iter().enumerate() {
+                    std::mem::swap(&mut full.leaves[i], &mut stored.sink.leaves[j]);
+                }
+                full.clear();
+                written?;
+            }
+        }
         if group.rows >= self.max_rows || group.raw_bytes >= self.max_bytes {
             self.close_group()?;
         }

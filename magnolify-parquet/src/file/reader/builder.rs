@@ -11,12 +11,13 @@ use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::page_index::index_reader::{decode_column_index, decode_offset_index};
 use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::reader::ChunkReader;
-use parquet::schema::types::SchemaDescriptor;
+use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
 use super::{CheckedMetadata, FileRowGroups, Limits, ParquetReader};
 use crate::error::Result;
 use crate::filter::{page_selection, verdict, BloomFilters, FilterCounts, PageIndexes, Predicate, Verdict};
 use crate::guard::catch;
+use crate::read::constant_columns::ConstantColumns;
 use crate::read::selection::Selection;
 use crate::read::{Resolved, DEFAULT_BATCH_SIZE};
 use crate::record::{Derived, ParquetRecord, RecordRead};
@@ -56,6 +57,8 @@ pub struct ReaderBuilder<R> {
     file: Option<Arc<Path>>,
     /// The rows of some row groups to decode (set by a filtered build).
     selection: Selection,
+    /// Columns the file's path gives (a dataset's partition fields).
+    constants: Option<Arc<ConstantColumns>>,
 }
 
 impl<R> Clone for ReaderBuilder<R> {
@@ -70,6 +73,7 @@ impl<R> Clone for ReaderBuilder<R> {
             verify_checksums: self.verify_checksums,
             selection: self.selection.clone(),
             file: self.file.clone(),
+            constants: self.constants.clone(),
         }
     }
 }
@@ -100,7 +104,20 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
             verify_checksums: true,
             file: None,
             selection: Selection::default(),
+            constants: None,
         })
+    }
+
+    /// Reads the top-level fields `fields` (schema nodes of the record
+    /// type, each with its value PLAIN-encoded, `None` for a null) as
+    /// columns of the file that hold that value in every record: a
+    /// dataset file's partition fields, which its path holds.
+    pub(crate) fn with_constant_columns(mut self, fields: Vec<(TypePtr, Option<Vec<u8>>)>) -> Result<Self> {
+        self.constants = match fields.is_empty() {
+            true => None,
+            false => Some(Arc::new(ConstantColumns::new(self.metadata.schema(), fields)?)),
+        };
+        Ok(self)
     }
 
     /// The file's metadata, checked.
@@ -108,9 +125,12 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         &self.metadata
     }
 
-    /// The file's schema.
+    /// The file's schema (with the partition fields of a dataset's file).
     pub fn schema(&self) -> &Arc<SchemaDescriptor> {
-        self.metadata.schema()
+        match &self.constants {
+            Some(constants) => constants.schema(),
+            None => self.metadata.schema(),
+        }
     }
 
     /// Reads only these row groups, in this order (checked when building).
@@ -308,8 +328,11 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         let reader = self.build::<T>()?;
         let file = &file;
         let bytes = |groups: &[usize]| -> u64 {
+            // Constant columns (after the file's own) have no chunks.
+            let stored = file.file_metadata().schema_descr().num_columns();
             let chunks = groups.iter().filter(|&&g| g < total).flat_map(|&g| {
-                reader.projected_columns().iter().map(move |&c| file.row_group(g).column(c).compressed_size())
+                let columns = reader.projected_columns().iter().filter(move |&&c| c < stored);
+                columns.map(move |&c| file.row_group(g).column(c).compressed_size())
             });
             chunks.map(|size| u64::try_from(size).unwrap_or(0)).sum()
         };
@@ -345,8 +368,9 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
             verify_checksums,
             file,
             selection,
+            constants,
         } = self;
-        let source = FileRowGroups { input, metadata, limits, verify_checksums };
+        let source = FileRowGroups { input, metadata, limits, verify_checksums, constants };
         let reader = ParquetReader::from_parts(source, resolved, row_groups, batch_size, file, selection)?;
         reader.with_threads(threads)
     }

@@ -1,0 +1,26 @@
+//! Datasets: many files under one root, partitioned Hive-style by field
+//! values (`day=2024-01-02/city=Oslo/part-00000-….parquet`), as Spark,
+//! Hive, Trino, DuckDB and pyarrow write and read them as one table.
+//!
+//! - [`DatasetWriter`] routes each record to the file of its partition
+//!   (the partition fields are not stored in the files, as Spark does),
+//!   rolls files at a row or byte limit, keeps a bounded number of files
+//!   open, writes every file atomically and a `_SUCCESS` marker on commit.
+//! - [`DatasetReader`] finds the files and their partition values, skips
+//!   files whose partition values rule out a predicate, reads the others in
+//!   parallel and gives each record its partition fields back.
+//!
+//! Partition fields are top-level fields of booleans, integers, strings
+//! (or unit enums read as strings) or dates; see [`PartitionValue`].
+
+mod discover;
+mod hive;
+mod reader;
+mod value;
+mod writer;
+
+pub use discover::DatasetFile;
+pub use hive::NULL_PARTITION;
+pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
+pub use value::PartitionValue;
+pub use writer::{CommitSummary, DatasetWriter, DatasetWriterBuilder, SUCCESS_MARKER};

@@ -1,0 +1,403 @@
+//! The dataset reader: a dataset's files pruned by their partition values
+//! and read (in parallel, one file per thread) into records whose
+//! partition fields come from the paths.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type, TypePtr};
+
+use super::discover::{discover, DatasetFile};
+use super::value::plain_value;
+use crate::error::{Error, Location, Result};
+use crate::file::{ParquetReader, ReaderBuilder};
+use crate::filter::{constants_may_pass, FilterCounts, Predicate};
+use crate::record::OwnedRecord;
+
+/// Records a reading thread hands over at once.
+const CHUNK: usize = 1024;
+
+/// Settings of a [`DatasetReader`], over the files found at its root;
+/// made by [`DatasetReader::builder`].
+pub struct DatasetReaderBuilder<T> {
+    root: PathBuf,
+    files: Vec<DatasetFile>,
+    predicate: Option<Predicate<T>>,
+    threads: usize,
+    ordered: bool,
+    batch_size: usize,
+}
+
+/// What a [`DatasetReader`] read and skipped so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DatasetCounts {
+    /// Files whose partition values rule out every record: not opened.
+    pub files_skipped: usize,
+    /// Files read to their end.
+    pub files_read: usize,
+    /// What the predicate did inside the files read (their counts added up).
+    pub filter: FilterCounts,
+}
+
+impl<T: OwnedRecord> DatasetReaderBuilder<T> {
+    /// The files found, sorted by path, with their partition values.
+    pub fn files(&self) -> &[DatasetFile] {
+        &self.files
+    }
+
+    /// Reads only the records that pass `predicate`: files whose partition
+    /// values rule out every record are not opened, and inside the others
+    /// row groups and pages are skipped as
+    /// [`ReaderBuilder::build_filtered`] skips them.
+    pub fn filter(mut self, predicate: Predicate<T>) -> Self {
+        self.predicate = Some(predicate);
+        self
+    }
+
+    /// Threads that read (default: the machine's available parallelism).
+    /// With several files, each thread reads one file at a time; with one
+    /// file, its reader gets them all.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// Records come in whatever order the threads finish them (default:
+    /// in order of the files' paths, then of each file's records), which
+    /// is faster when files differ in size.
+    pub fn unordered(mut self) -> Self {
+        self.ordered = false;
+        self
+    }
+
+    /// Records decoded at once in each file (default 1024).
+    pub fn with_batch_size(mut self, records: usize) -> Self {
+        self.batch_size = records.max(1);
+        self
+    }
+
+    /// The reader. The partition values of every file are parsed into
+    /// their fields' types here: a directory whose value does not fit its
+    /// field is an error naming it.
+    pub fn build(self) -> Result<DatasetReader<T>> {
+        let message = T::message()?;
+        let names: Vec<String> =
+            self.files.first().map(|f| f.partition.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+        // The partition fields the type has, and their columns (for pruning).
+        let fields: Vec<TypePtr> =
+            names.iter().filter_map(|n| message.get_fields().iter().find(|f| f.name() == n).cloned()).collect();
+        let columns = partition_columns(&message, &fields)?;
+        let mut plans = Vec::with_capacity(self.files.len());
+        let mut skipped = 0;
+        for file in self.files {
+            let mut constants = Vec::with_capacity(fields.len());
+            for (name, text) in &file.partition {
+                if let Some(field) = fields.iter().find(|f| f.name() == name) {
+                    let value = plain_value(field, text.as_deref())
+                        .map_err(|e| e.in_file(&Some(Arc::from(file.path.as_path()))))?;
+                    constants.push((field.clone(), value));
+                }
+            }
+            let passes = self.predicate.as_ref().is_none_or(|p| {
+                constants_may_pass(&p.node, &|parts: &[String]| {
+                    let [name] = parts else { return None };
+                    let i = constants.iter().position(|(f, _)| f.name() == name)?;
+                    let column = columns.iter().find(|c| c.name() == name)?.clone();
+                    Some((column, constants[i].1.clone()))
+                })
+            });
+            match passes {
+                true => plans.push(FilePlan { path: file.path, constants }),
+                false => skipped += 1,
+            }
+        }
+        let settings = Arc::new(Settings { predicate: self.predicate, batch_size: self.batch_size });
+        let counts = DatasetCounts { files_skipped: skipped, ..DatasetCounts::default() };
+        let inner = if self.threads == 1 || plans.len() <= 1 {
+            Inner::Sequential { plans: plans.into_iter().collect(), current: None, threads: self.threads, settings }
+        } else {
+            Inner::Parallel(Parallel::start(plans, settings, self.threads, self.ordered)?)
+        };
+        Ok(DatasetReader { inner, counts, done: false, _root: self.root })
+    }
+}
+
+/// The columns of the partition fields `fields` of `message`.
+fn partition_columns(message: &Type, fields: &[TypePtr]) -> Result<Vec<ColumnDescPtr>> {
+    if fields.is_empty() {
+        return Ok(Vec::new());
+    }
+    let root = Type::group_type_builder(message.name())
+        .with_fields(fields.to_vec())
+        .build()
+        .map_err(|e| Error::schema(message.name(), e.to_string()))?;
+    let schema = SchemaDescriptor::new(Arc::new(root));
+    Ok(schema.columns().to_vec())
+}
+
+/// A file to read and the values of its partition fields.
+struct FilePlan {
+    path: PathBuf,
+    constants: Vec<(TypePtr, Option<Vec<u8>>)>,
+}
+
+/// What every file's reader is built with.
+struct Settings<T> {
+    predicate: Option<Predicate<T>>,
+    batch_size: usize,
+}
+
+impl FilePlan {
+    fn open<T: OwnedRecord>(self, settings: &Settings<T>, threads: usize) -> Result<ParquetReader<T, File>> {
+        let builder = ReaderBuilder::open(&self.path)?.with_batch_size(settings.batch_size).with_threads(threads);
+        // A field the file stores itself is read from the file.
+        let stored = builder
+            .metadata()
+            .schema()
+            .root_schema()
+            .get_fields()
+            .iter()
+            .map(|f| f.name().to_owned())
+            .collect::<Vec<_>>();
+        let constants = self.constants.into_iter().filter(|(f, _)| !stored.iter().any(|s| s == f.name())).collect();
+        let located = |e: Error| e.in_file(&Some(Arc::from(self.path.as_path())));
+        let builder = builder.with_constant_columns(constants).map_err(located)?;
+        match &settings.predicate {
+            Some(p) => builder.build_filtered(p.clone()),
+            None => builder.build(),
+        }
+    }
+}
+
+/// Reads the records of a Hive-partitioned dataset (or a directory of
+/// files): the files under a root, sorted by path, with each record's
+/// partition fields read from its file's directories (`day=2024-01-02`)
+/// into their types. Files written by this library's
+/// [`DatasetWriter`](super::DatasetWriter), by Spark (`part-…` files,
+/// `_SUCCESS`, `_committed_…` and `.crc` files beside them) and by
+/// pyarrow's `write_to_dataset` read alike: hidden files, markers and
+/// checksum files are skipped.
+///
+/// ```
+/// use magnolify_parquet::dataset::{DatasetReader, DatasetWriter};
+/// use magnolify_parquet::ParquetType;
+///
+/// #[derive(ParquetType, Debug, PartialEq)]
+/// struct Sale { region: String, year: i32, amount: u64 }
+///
+/// let dir = std::env::temp_dir().join(format!("sales-{}", std::process::id()));
+/// let f = Sale::fields();
+/// let mut w = DatasetWriter::builder(&dir).partition_by(&f.year).partition_by(&f.region).build()?;
+/// for (i, region) in ["north", "south", "east"].iter().cycle().take(30).enumerate() {
+///     w.write(Sale { region: region.to_string(), year: 2020 + i as i32 / 10, amount: i as u64 })?;
+/// }
+/// w.commit()?;
+///
+/// // Only the files under year=2022 are opened.
+/// let mut reader = DatasetReader::builder(&dir)?.filter(f.year.eq(2022)).build()?;
+/// let amounts: Vec<u64> = reader.by_ref().map(|s| s.map(|s| s.amount)).collect::<Result<_, _>>()?;
+/// // By path: region=east, then north, then south.
+/// assert_eq!(amounts, [20, 23, 26, 29, 21, 24, 27, 22, 25, 28]);
+/// assert_eq!((reader.counts().files_read, reader.counts().files_skipped), (3, 6));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
+pub struct DatasetReader<T: OwnedRecord> {
+    inner: Inner<T>,
+    counts: DatasetCounts,
+    done: bool,
+    _root: PathBuf,
+}
+
+impl<T: OwnedRecord> DatasetReader<T> {
+    /// Finds the files under `root` and returns the settings of a reader of them.
+    pub fn builder(root: impl AsRef<Path>) -> Result<DatasetReaderBuilder<T>> {
+        let root = root.as_ref().to_owned();
+        let files = discover(&root)?;
+        Ok(DatasetReaderBuilder {
+            root,
+            files,
+            predicate: None,
+            threads: crate::read::default_threads(),
+            ordered: true,
+            batch_size: crate::read::DEFAULT_BATCH_SIZE,
+        })
+    }
+
+    /// What was read and skipped so far (all of it once the reader has ended).
+    pub fn counts(&self) -> DatasetCounts {
+        self.counts
+    }
+}
+
+enum Inner<T: OwnedRecord> {
+    Sequential {
+        plans: std::collections::VecDeque<FilePlan>,
+        current: Option<Box<ParquetReader<T, File>>>,
+        threads: usize,
+        settings: Arc<Settings<T>>,
+    },
+    Parallel(Parallel<T>),
+}
+
+impl<T: OwnedRecord> Iterator for DatasetReader<T> {
+    type Item = Result<T>;
+
+    fn next(&mut self) -> Option<Result<T>> {
+        if self.done {
+            return None;
+        }
+        let next = match &mut self.inner {
+            Inner::Sequential { plans, current, threads, settings } => loop {
+                if let Some(reader) = current {
+                    match reader.next() {
+                        Some(record) => break Some(record),
+                        None => {
+                            self.counts.files_read += 1;
+                            self.counts.filter += reader.filter_counts();
+                            *current = None;
+                        }
+                    }
+                }
+                let Some(plan) = plans.pop_front() else { break None };
+                match plan.open(settings, *threads) {
+                    Ok(reader) => *current = Some(Box::new(reader)),
+                    Err(e) => break Some(Err(e)),
+                }
+            },
+            Inner::Parallel(parallel) => parallel.next(&mut self.counts),
+        };
+        if !matches!(next, Some(Ok(_))) {
+            self.done = true;
+        }
+        next
+    }
+}
+
+/// A file for a thread to take, with the channel its records go to.
+type Job<T> = Mutex<Option<(FilePlan, SyncSender<Message<T>>)>>;
+
+/// What a reading thread hands over for a file.
+enum Message<T> {
+    Records(Vec<T>),
+    /// The file ended; its filter counts.
+    Done(FilterCounts),
+    Failed(Error),
+}
+
+/// Files read by threads of the reader's own, one file per thread at a
+/// time, taken in path order. In order, each file has a channel of its
+/// own, read file after file; a thread ahead of the reader waits once its
+/// file's channel is full, so memory stays a few chunks per thread.
+struct Parallel<T> {
+    /// One receiver per file (ordered), or one for all (unordered).
+    receivers: std::collections::VecDeque<Receiver<Message<T>>>,
+    ordered: bool,
+    /// Records received and not yet returned.
+    buffered: std::vec::IntoIter<T>,
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl<T: OwnedRecord> Parallel<T> {
+    fn start(plans: Vec<FilePlan>, settings: Arc<Settings<T>>, threads: usize, ordered: bool) -> Result<Self> {
+        let threads = threads.min(plans.len());
+        let (senders, receivers): (Vec<_>, std::collections::VecDeque<_>) = match ordered {
+            true => plans.iter().map(|_| sync_channel::<Message<T>>(4)).unzip(),
+            false => {
+                let (send, receive) = sync_channel::<Message<T>>(4 * threads);
+                (plans.iter().map(|_| send.clone()).collect(), [receive].into())
+            }
+        };
+        let work: Arc<Vec<Job<T>>> =
+            Arc::new(plans.into_iter().zip(senders).map(|job| Mutex::new(Some(job))).collect());
+        let next = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut handles = Vec::with_capacity(threads);
+        for i in 0..threads {
+            let (work, next, stop, settings) = (work.clone(), next.clone(), stop.clone(), settings.clone());
+            let handle = std::thread::Builder::new()
+                .name(format!("magnolify-parquet dataset read {i}"))
+                .spawn(move || loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(slot) = work.get(index) else { return };
+                    let Some((plan, send)) = slot.lock().ok().and_then(|mut s| s.take()) else { return };
+                    if stop.load(Ordering::SeqCst) || !read_file(plan, &settings, &send) {
+                        return;
+                    }
+                })
+                .map_err(|e| Error::argument(format!("could not start a reading thread ({e}); read with 1 thread")))?;
+            handles.push(handle);
+        }
+        Ok(Parallel { receivers, ordered, buffered: Vec::new().into_iter(), stop, threads: handles })
+    }
+
+    fn next(&mut self, counts: &mut DatasetCounts) -> Option<Result<T>> {
+        loop {
+            if let Some(record) = self.buffered.next() {
+                return Some(Ok(record));
+            }
+            let receiver = self.receivers.front()?;
+            match receiver.recv() {
+                Ok(Message::Records(records)) => self.buffered = records.into_iter(),
+                Ok(Message::Done(filter)) => {
+                    counts.files_read += 1;
+                    counts.filter += filter;
+                    if self.ordered {
+                        self.receivers.pop_front();
+                    }
+                }
+                Ok(Message::Failed(e)) => return Some(Err(e)),
+                // Every file of this channel is done (unordered: all of them).
+                Err(_) if !self.ordered => return None,
+                Err(_) => {
+                    return Some(Err(Error::bug(Location::default(), "a reading thread stopped without a result")))
+                }
+            }
+        }
+    }
+}
+
+impl<T> Drop for Parallel<T> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Threads blocked sending find their channel gone and end.
+        self.receivers.clear();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Reads one file into `send`, a chunk at a time; `false` when the reader
+/// is gone or the file failed.
+fn read_file<T: OwnedRecord>(plan: FilePlan, settings: &Settings<T>, send: &SyncSender<Message<T>>) -> bool {
+    let mut reader = match plan.open(settings, 1) {
+        Ok(reader) => reader,
+        Err(e) => {
+            let _ = send.send(Message::Failed(e));
+            return false;
+        }
+    };
+    let mut chunk = Vec::with_capacity(CHUNK);
+    for record in reader.by_ref() {
+        match record {
+            Ok(record) => chunk.push(record),
+            Err(e) => {
+                let _ = send.send(Message::Records(chunk));
+                let _ = send.send(Message::Failed(e));
+                return false;
+            }
+        }
+        if chunk.len() == CHUNK
+            && send.send(Message::Records(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)))).is_err()
+        {
+            return false;
+        }
+    }
+    send.send(Message::Records(chunk)).is_ok() && send.send(Message::Done(reader.filter_counts())).is_ok()
+}
