@@ -1,0 +1,442 @@
+//! Partitioned datasets: what the writer lays out (directories, escaping,
+//! rolled and bounded files, atomic files, `_SUCCESS`), what the reader
+//! gives back (partition fields typed, order, pruning), and what a crash
+//! leaves.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use magnolify_parquet::dataset::{DatasetReader, DatasetWriter, NULL_PARTITION};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter};
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Trip {
+    id: u64,
+    day: NaiveDate,
+    city: Option<String>,
+    fare: f64,
+    tags: Vec<String>,
+}
+
+fn trips(n: u64) -> Vec<Trip> {
+    let cities = [Some("Oslo"), Some("São Paulo"), Some("a/b=c%d"), None];
+    (0..n)
+        .map(|id| Trip {
+            id,
+            day: NaiveDate::from_ymd_opt(2024, 1, 1 + (id % 3) as u32).unwrap(),
+            city: cities[(id % 4) as usize].map(str::to_owned),
+            fare: id as f64 * 1.5,
+            tags: (0..id % 3).map(|t| format!("t{t}")).collect(),
+        })
+        .collect()
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("magnolify-dataset-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Every file and directory under `dir`, relative, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            out.push(path.strip_prefix(dir).unwrap().to_string_lossy().into_owned());
+            if path.is_dir() {
+                stack.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read_all(dir: &Path) -> Vec<Trip> {
+    DatasetReader::builder(dir).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+fn by_id(mut rows: Vec<Trip>) -> Vec<Trip> {
+    rows.sort_by_key(|t| t.id);
+    rows
+}
+
+fn write(
+    dir: &Path,
+    rows: &[Trip],
+    settings: impl FnOnce(
+        magnolify_parquet::dataset::DatasetWriterBuilder<Trip>,
+    ) -> magnolify_parquet::dataset::DatasetWriterBuilder<Trip>,
+) -> magnolify_parquet::dataset::CommitSummary {
+    let f = Trip::fields();
+    let builder = DatasetWriter::builder(dir).partition_by(&f.day).partition_by(&f.city).writer_id("w1");
+    let mut w = settings(builder).build().unwrap();
+    w.write_all(rows.iter().cloned()).unwrap();
+    w.commit().unwrap()
+}
+
+#[test]
+fn a_partitioned_dataset_reads_back_with_its_partition_fields_typed() {
+    let dir = scratch("roundtrip");
+    let rows = trips(1000);
+    let summary = write(&dir, &rows, |b| b);
+    assert_eq!(summary.rows, 1000);
+    // 3 days × 4 cities (one null), one file each.
+    assert_eq!(summary.files.len(), 12);
+    let dirs: BTreeSet<String> =
+        summary.files.iter().map(|f| f.parent().unwrap().to_string_lossy().into_owned()).collect();
+    assert!(dirs.contains("day=2024-01-01/city=Oslo"), "{dirs:?}");
+    assert!(dirs.contains("day=2024-01-02/city=São Paulo"), "{dirs:?}");
+    // Escaped as Hive and Spark escape: `/`, `=` and `%`.
+    assert!(dirs.contains("day=2024-01-03/city=a%2Fb%3Dc%25d"), "{dirs:?}");
+    assert!(dirs.contains(&format!("day=2024-01-01/city={NULL_PARTITION}")), "{dirs:?}");
+    assert!(dir.join("_SUCCESS").is_file());
+    assert_eq!(by_id(read_all(&dir)), rows);
+
+    // The files do not store the partition fields.
+    let file = std::fs::File::open(dir.join(&summary.files[0])).unwrap();
+    let names: Vec<String> = ParquetReader::builder(file)
+        .unwrap()
+        .schema()
+        .root_schema()
+        .get_fields()
+        .iter()
+        .map(|f| f.name().to_owned())
+        .collect();
+    assert_eq!(names, ["id", "fare", "tags"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn records_come_in_path_order_then_file_order_or_unordered_when_asked() {
+    let dir = scratch("order");
+    let rows = trips(3000);
+    write(&dir, &rows, |b| b.max_rows_per_file(100));
+    let reader = DatasetReader::<Trip>::builder(&dir).unwrap();
+    let files: Vec<PathBuf> = reader.files().iter().map(|f| f.relative.clone()).collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    // In order: the records of each file in turn, files by path.
+    let mut expected = Vec::new();
+    for file in &files {
+        let day = file.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
+        let ids: Vec<u64> = ParquetReader::builder(std::fs::File::open(dir.join(file)).unwrap())
+            .unwrap()
+            .build::<IdOnly>()
+            .unwrap()
+            .map(|r| r.unwrap().id)
+            .collect();
+        expected.extend(ids.into_iter().map(|id| (day.clone(), id)));
+    }
+    for threads in [1, 2, 3] {
+        let got: Vec<(String, u64)> = DatasetReader::<Trip>::builder(&dir)
+            .unwrap()
+            .with_threads(threads)
+            .build()
+            .unwrap()
+            .map(|t| {
+                let t = t.unwrap();
+                (format!("day={}", t.day), t.id)
+            })
+            .collect();
+        assert_eq!(got, expected, "{threads} threads");
+    }
+    let unordered: Vec<Trip> = DatasetReader::builder(&dir)
+        .unwrap()
+        .with_threads(2)
+        .unordered()
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(by_id(unordered), rows);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[derive(ParquetType, Debug, PartialEq)]
+struct IdOnly {
+    id: u64,
+}
+
+#[test]
+fn files_roll_at_their_row_and_byte_limits() {
+    let dir = scratch("roll");
+    let rows = trips(2400);
+    let summary = write(&dir, &rows, |b| b.max_rows_per_file(150));
+    // 200 records in each of 12 partitions: 150 + 50.
+    assert_eq!(summary.files.len(), 24);
+    for file in &summary.files {
+        let meta = ParquetReader::builder(std::fs::File::open(dir.join(file)).unwrap()).unwrap();
+        let rows = meta.metadata().file_metadata().num_rows();
+        assert!(rows == 150 || rows == 50, "{rows}");
+    }
+    assert_eq!(by_id(read_all(&dir)), rows);
+
+    let dir2 = scratch("roll-bytes");
+    // Row groups of 50 records take about 400 bytes here: a file rolls
+    // once its third (or, for the larger tags, second) group is written.
+    let summary = write(&dir2, &rows, |b| b.max_bytes_per_file(800).files(|f| f.max_row_group_rows(50)));
+    let counts: Vec<i64> = summary
+        .files
+        .iter()
+        .map(|f| {
+            ParquetReader::builder(std::fs::File::open(dir2.join(f)).unwrap())
+                .unwrap()
+                .metadata()
+                .file_metadata()
+                .num_rows()
+        })
+        .collect();
+    assert!(counts.iter().all(|&n| n % 50 == 0 && n <= 150), "{counts:?}");
+    assert!(summary.files.len() >= 24, "{counts:?}");
+    assert_eq!(by_id(read_all(&dir2)), rows);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&dir2).unwrap();
+}
+
+#[test]
+fn past_the_open_file_bound_the_least_recently_used_file_is_closed() {
+    let dir = scratch("lru");
+    let rows = trips(1200);
+    // 12 partitions visited in turn, 5 files open at most: every record
+    // but the first of each run closes a file, so each partition ends up
+    // in many files, each complete.
+    let summary = write(&dir, &rows, |b| b.max_open_files(5));
+    assert_eq!(summary.rows, 1200);
+    assert!(summary.files.len() > 12 * 10, "{}", summary.files.len());
+    let names: BTreeSet<&PathBuf> = summary.files.iter().collect();
+    assert_eq!(names.len(), summary.files.len(), "file names are unique");
+    assert_eq!(by_id(read_all(&dir)), rows);
+
+    // Partitions in runs: with 3 open files, no file is closed early.
+    let dir2 = scratch("lru-runs");
+    let mut runs = rows.clone();
+    runs.sort_by_key(|t| (t.day, t.city.clone()));
+    let summary = write(&dir2, &runs, |b| b.max_open_files(3));
+    assert_eq!(summary.files.len(), 12);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&dir2).unwrap();
+}
+
+#[test]
+fn threads_and_several_writers_write_one_dataset() {
+    let dir = scratch("threads");
+    let rows = trips(5000);
+    let f = Trip::fields();
+    let (first, second) = rows.split_at(2500);
+    for (id, part, threads) in [("a", first, 2), ("b", second, 3)] {
+        let mut w = DatasetWriter::builder(&dir)
+            .partition_by(&f.day)
+            .partition_by(&f.city)
+            .writer_id(id)
+            .threads(threads)
+            .max_rows_per_file(300)
+            .build()
+            .unwrap();
+        w.write_all(part.iter().cloned()).unwrap();
+        let summary = w.commit().unwrap();
+        assert_eq!(summary.rows, part.len() as u64);
+        assert!(summary.files.iter().all(|f| f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .ends_with(&format!("-{id}.parquet"))));
+    }
+    assert_eq!(by_id(read_all(&dir)), rows);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_predicate_skips_the_files_of_other_partitions_and_filters_records() {
+    let dir = scratch("prune");
+    let rows = trips(3000);
+    write(&dir, &rows, |b| b);
+    let f = Trip::fields();
+    let day2 = NaiveDate::from_ymd_opt(2024, 1, 2).unwrap();
+    let cases = [
+        (f.day.eq(day2), 8),
+        (f.city.is_null(), 9),
+        (f.city.eq("Oslo".into()).or(f.city.is_null()), 6),
+        (f.day.ge(day2).and(f.fare.lt(300.0)), 4),
+        (f.fare.lt(300.0), 0),
+        (f.day.eq(day2).not(), 4),
+    ];
+    for (predicate, skipped) in cases {
+        let expected: Vec<Trip> = rows.iter().filter(|t| predicate.test(t)).cloned().collect();
+        for threads in [1, 2] {
+            let mut reader =
+                DatasetReader::builder(&dir).unwrap().filter(predicate.clone()).with_threads(threads).build().unwrap();
+            let got: Vec<Trip> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+            assert_eq!(by_id(got), expected, "{predicate:?}");
+            let counts = reader.counts();
+            assert_eq!((counts.files_skipped, counts.files_read), (skipped, 12 - skipped), "{predicate:?}");
+            assert_eq!(counts.filter.records_passed, expected.len() as u64);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn markers_hidden_files_and_work_directories_are_skipped() {
+    let dir = scratch("markers");
+    let rows = trips(100);
+    write(&dir, &rows, |b| b);
+    let leaf = dir.join("day=2024-01-01").join("city=Oslo");
+    std::fs::write(dir.join("_committed_123"), b"{}").unwrap();
+    std::fs::write(leaf.join(".part-00000.parquet.crc"), b"crc").unwrap();
+    std::fs::write(leaf.join("_started_5"), b"").unwrap();
+    std::fs::write(leaf.join("notes.crc"), b"").unwrap();
+    std::fs::create_dir_all(dir.join("_temporary").join("0")).unwrap();
+    std::fs::write(dir.join("_temporary").join("0").join("part-9.parquet"), b"partial").unwrap();
+    std::fs::create_dir_all(dir.join(".hidden")).unwrap();
+    std::fs::write(dir.join(".hidden").join("x.parquet"), b"partial").unwrap();
+    let reader = DatasetReader::<Trip>::builder(&dir).unwrap();
+    assert_eq!(reader.files().len(), 12);
+    assert_eq!(by_id(reader.build().unwrap().collect::<Result<_, _>>().unwrap()), rows);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_partitions_are_errors_that_say_what_to_change() {
+    let dir = scratch("bad");
+    let f = Trip::fields();
+    let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
+    let mut trip = trips(1).remove(0);
+    trip.city = Some(String::new());
+    let message = w.write(trip).unwrap_err().to_string();
+    assert!(message.contains("an empty string cannot be a partition value"), "{message}");
+    assert!(message.contains("city"), "{message}");
+    drop(w);
+
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Outer {
+        id: u32,
+        inner: Inner,
+    }
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Inner {
+        code: u32,
+    }
+    let Err(error) = DatasetWriter::<Outer>::builder(&dir).partition_by(&Outer::fields().inner.code).build() else {
+        panic!("a nested partition field")
+    };
+    assert!(error.to_string().contains("partition by a top-level field"), "{error}");
+
+    // A directory whose value does not fit its field names the file and the fix.
+    let bad = scratch("bad-dir");
+    let part = bad.join("day=yesterday");
+    std::fs::create_dir_all(&part).unwrap();
+    let mut w = ParquetWriter::<IdOnly, _>::create(part.join("f.parquet")).unwrap();
+    w.write(&IdOnly { id: 1 }).unwrap();
+    w.close().unwrap();
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Dated {
+        id: u64,
+        day: NaiveDate,
+    }
+    let Err(error) = DatasetReader::<Dated>::builder(&bad).unwrap().build() else { panic!("a bad date") };
+    let message = error.to_string();
+    assert!(message.contains("`day=yesterday` does not hold a date (YYYY-MM-DD)"), "{message}");
+    assert!(message.contains("f.parquet"), "{message}");
+    // Read as a string, it is one.
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Named {
+        id: u64,
+        day: String,
+    }
+    let named: Vec<Named> = DatasetReader::builder(&bad).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(named, [Named { id: 1, day: "yesterday".into() }]);
+
+    // A directory naming a field of a type that cannot partition (the
+    // writer takes only `PartitionValue` fields: a compile error there).
+    let floats = scratch("bad-float");
+    std::fs::create_dir_all(floats.join("fare=1.5")).unwrap();
+    let mut w = ParquetWriter::<IdOnly, _>::create(floats.join("fare=1.5").join("f.parquet")).unwrap();
+    w.write(&IdOnly { id: 1 }).unwrap();
+    w.close().unwrap();
+    let Err(error) = DatasetReader::<Trip>::builder(&floats).unwrap().build() else { panic!("a float partition") };
+    let message = error.to_string();
+    assert!(
+        message
+            .contains("partition fields must be booleans, integers, strings or dates (`NaiveDate`); `fare` is DOUBLE"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&floats).unwrap();
+
+    // Files under different partition fields.
+    let other = bad.join("f2.parquet");
+    let mut w = ParquetWriter::<IdOnly, _>::create(&other).unwrap();
+    w.write(&IdOnly { id: 2 }).unwrap();
+    w.close().unwrap();
+    let Err(error) = DatasetReader::<Named>::builder(&bad) else { panic!("two layouts") };
+    assert!(error.to_string().contains("not under the same partition fields"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&bad).unwrap();
+}
+
+#[test]
+fn a_writer_dropped_without_commit_leaves_no_partial_file_and_no_marker() {
+    for threads in [1, 2] {
+        let dir = scratch(&format!("dropped-{threads}"));
+        let f = Trip::fields();
+        // 7,000 records over 3 days: one file of 1,500 rolls per day. With
+        // threads, records still waiting in the caller are dropped too; a
+        // day's threads have had at least 2,048 of its records by then.
+        let mut w =
+            DatasetWriter::builder(&dir).partition_by(&f.day).threads(threads).max_rows_per_file(1500).build().unwrap();
+        w.write_all(trips(7000)).unwrap();
+        drop(w);
+        let files = listing(&dir);
+        assert!(!files.iter().any(|f| f.contains("_SUCCESS") || f.contains(".tmp")), "{files:?}");
+        // The files that rolled are complete; nothing else is there.
+        let data: Vec<&String> = files.iter().filter(|f| f.ends_with(".parquet")).collect();
+        assert_eq!(data.len(), 3, "{threads} threads: {files:?}");
+        let back = read_all(&dir);
+        assert_eq!(back.len(), 4500);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// A child process writing a dataset aborts mid-way (`dataset_crash`):
+/// the files it completed are whole and readable, the open ones are only
+/// hidden temporaries, and there is no `_SUCCESS`.
+#[test]
+fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker() {
+    let bin = env!("CARGO_BIN_EXE_dataset_crash");
+    for threads in ["1", "2"] {
+        let dir = scratch(&format!("crash-{threads}"));
+        let status = std::process::Command::new(bin).arg(&dir).arg(threads).status().expect("run dataset_crash");
+        assert!(!status.success(), "the child aborts");
+        let files = listing(&dir);
+        assert!(!files.iter().any(|f| f.ends_with("_SUCCESS")), "{files:?}");
+        // 10,000 records into 4 sensors, files of 700: 3 complete per
+        // sensor with one thread (with two, those the threads reached).
+        let visible: Vec<&String> = files
+            .iter()
+            .filter(|f| f.ends_with(".parquet") && !f.rsplit('/').next().unwrap().starts_with('.'))
+            .collect();
+        if threads == "1" {
+            assert_eq!(visible.len(), 12, "{files:?}");
+        }
+        assert!(
+            files.iter().any(|f| f.rsplit('/').next().unwrap().starts_with('.')),
+            "open files left as hidden temporaries: {files:?}"
+        );
+        #[derive(ParquetType, Debug, PartialEq)]
+        struct Reading {
+            sensor: String,
+            seq: u64,
+            value: f64,
+        }
+        let back: Vec<Reading> =
+            DatasetReader::builder(&dir).unwrap().build().unwrap().collect::<Result<_, Error>>().unwrap();
+        assert_eq!(back.len(), visible.len() * 700);
+        assert!(back.iter().all(|r| r.sensor == format!("s{}", r.seq % 4) && r.value == r.seq as f64));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
