@@ -9,6 +9,7 @@ mod avro_peer;
 mod avro_roundtrip;
 mod compile_fail;
 mod damaged_files;
+mod dataset_peers;
 mod datasets;
 mod derive_hygiene;
 mod derive_roundtrip;

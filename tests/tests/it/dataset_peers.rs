@@ -1,0 +1,77 @@
+//! Datasets written by Spark and by pyarrow (`tests/fixtures/datasets`,
+//! made by its `generate.py`) read back into a derived type, row for row,
+//! with their partition fields typed from the paths; and pruned by them.
+
+use chrono::NaiveDate;
+use magnolify_parquet::dataset::DatasetReader;
+use magnolify_parquet::ParquetType;
+use serde_json::Value;
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Sale {
+    id: i64,
+    amount: f64,
+    note: Option<String>,
+    day: NaiveDate,
+    region: Option<String>,
+}
+
+/// The rows of `sales.expected.json`.
+fn expected() -> Vec<Sale> {
+    let text = std::fs::read_to_string(test_kit::fixtures::dir().join("datasets/sales.expected.json")).unwrap();
+    let rows: Vec<Vec<Value>> = serde_json::from_str(&text).unwrap();
+    rows.into_iter()
+        .map(|r| Sale {
+            id: r[0].as_i64().unwrap(),
+            amount: r[1].as_f64().unwrap(),
+            note: r[2].as_str().map(str::to_owned),
+            day: r[3].as_str().unwrap().parse().unwrap(),
+            region: r[4].as_str().map(str::to_owned),
+        })
+        .collect()
+}
+
+fn read(name: &str, threads: usize) -> Vec<Sale> {
+    let root = test_kit::fixtures::dir().join("datasets").join(name);
+    let mut rows: Vec<Sale> =
+        DatasetReader::builder(root).unwrap().with_threads(threads).build().unwrap().collect::<Result<_, _>>().unwrap();
+    rows.sort_by_key(|s| s.id);
+    rows
+}
+
+#[test]
+fn a_spark_dataset_reads_back_row_for_row() {
+    let root = test_kit::fixtures::dir().join("datasets/sales.spark");
+    // `_SUCCESS` and the `.crc` files are beside the data files, skipped.
+    assert!(root.join("_SUCCESS").exists());
+    let builder = DatasetReader::<Sale>::builder(&root).unwrap();
+    assert_eq!(builder.files().len(), 12);
+    assert!(builder.files().iter().all(|f| f.relative.file_name().unwrap().to_string_lossy().starts_with("part-")));
+    for threads in [1, 2] {
+        assert_eq!(read("sales.spark", threads), expected());
+    }
+}
+
+#[test]
+fn a_pyarrow_dataset_reads_back_row_for_row() {
+    // pyarrow percent-encodes UTF-8 (`Z%C3%BCrich`) and spaces (`%20`).
+    for threads in [1, 2] {
+        assert_eq!(read("sales.pyarrow", threads), expected());
+    }
+}
+
+#[test]
+fn peer_datasets_are_pruned_by_their_partition_values() {
+    let f = Sale::fields();
+    let wanted = f.region.eq("Zürich".into()).and(f.day.ge(NaiveDate::from_ymd_opt(2024, 3, 2).unwrap()));
+    let rows: Vec<Sale> = expected().into_iter().filter(|s| wanted.test(s)).collect();
+    assert_eq!(rows.len(), 7);
+    for name in ["sales.spark", "sales.pyarrow"] {
+        let root = test_kit::fixtures::dir().join("datasets").join(name);
+        let mut reader = DatasetReader::builder(root).unwrap().filter(wanted.clone()).build().unwrap();
+        let mut got: Vec<Sale> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+        got.sort_by_key(|s| s.id);
+        assert_eq!(got, rows, "{name}");
+        assert_eq!((reader.counts().files_read, reader.counts().files_skipped), (2, 10), "{name}");
+    }
+}
