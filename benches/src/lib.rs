@@ -3,13 +3,14 @@
 //! the Rust peers (`parquet_derive`, the Row API, `serde_arrow` + arrow).
 //!
 //! Each bench target in `benches/` is one group (`seed`, `nested`, `flat`,
-//! `file`, `filter`); this crate holds everything they share, so that its tests can
+//! `file`, `filter`, `dataset`); this crate holds everything they share, so that its tests can
 //! check that every path reads back exactly what was written.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod avro;
 pub mod columnar;
+pub mod dataset;
 pub mod files;
 pub mod flat;
 mod group;

@@ -16,7 +16,11 @@
 //!   integer and byte array columns are DELTA encoded by the `parquet`
 //!   crate, the others by the library's own encoder);
 //! * `nested.three-level.parquet` and `nested.two-level.parquet`: the seed
-//!   `Nested` record in the default layout and in parquet-avro's 2-level one.
+//!   `Nested` record in the default layout and in parquet-avro's 2-level one;
+//! * `sales.dataset/`: a dataset partitioned by a date and a string (with
+//!   values to escape and nulls), by the dataset writer on 2 threads in
+//!   files of at most 3 records, with `sales.dataset.expected.json` beside
+//!   it: the rows, sorted by id, as `[id, amount, note, day, region]`.
 #![forbid(unsafe_code)]
 
 use std::collections::{BTreeMap, HashMap};
@@ -538,6 +542,55 @@ fn emit<T: OwnedRecord + ToJson>(
     Ok(())
 }
 
+#[derive(ParquetType, Clone)]
+struct Sale {
+    id: i64,
+    amount: f64,
+    note: Option<String>,
+    day: NaiveDate,
+    region: Option<String>,
+}
+
+/// The `sales` dataset: 60 rows over 3 days and 4 regions.
+fn emit_dataset(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let regions = [Some("North/East"), Some("a=b c"), Some("Zürich"), None];
+    let day0 = NaiveDate::from_ymd_opt(2024, 3, 1).ok_or("date")?;
+    let rows: Vec<Sale> = (0..60i64)
+        .map(|id| Sale {
+            id,
+            amount: id as f64 * 1.25,
+            note: (id % 5 != 0).then(|| format!("n{id}")),
+            day: day0 + chrono::Days::new((id % 3) as u64),
+            region: regions[(id % 4) as usize].map(str::to_owned),
+        })
+        .collect();
+    let root = dir.join("sales.dataset");
+    let f = Sale::fields();
+    let mut writer = magnolify_parquet::dataset::DatasetWriter::builder(&root)
+        .partition_by(&f.day)
+        .partition_by(&f.region)
+        .max_rows_per_file(3)
+        .threads(2)
+        .build()?;
+    writer.write_all(rows.iter().cloned())?;
+    let summary = writer.commit()?;
+    let json_rows: Vec<Value> = rows
+        .iter()
+        .map(|s| {
+            Value::Array(vec![
+                s.id.into(),
+                s.amount.into(),
+                s.note.clone().into(),
+                s.day.to_string().into(),
+                s.region.clone().into(),
+            ])
+        })
+        .collect();
+    std::fs::write(dir.join("sales.dataset.expected.json"), Value::Array(json_rows).to_string())?;
+    println!("wrote {} ({} rows, {} files)", root.display(), summary.rows, summary.files.len());
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Some(dir) = std::env::args_os().nth(1) else {
         return Err("usage: peer_write OUTDIR".into());
@@ -567,5 +620,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     emit(dir, "nested.three-level", &nested, ParquetWriter::<Nested, _>::builder())?;
     let two_level: Vec<NestedTwoLevel> = nested.into_iter().map(NestedTwoLevel::from).collect();
     emit(dir, "nested.two-level", &two_level, ParquetWriter::<NestedTwoLevel, _>::builder())?;
+    emit_dataset(dir)?;
     Ok(())
 }

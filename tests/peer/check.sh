@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Writes files with the library's default settings and checks that pyarrow and
-# DuckDB read back exactly the values written.
+# DuckDB read back exactly the values written; and a partitioned dataset,
+# which Spark (pyspark, local mode), DuckDB and pyarrow.dataset must read as
+# one table with its partition columns typed.
 #
 #   bash tests/peer/check.sh
 #
-# Needs python3 (with venv) and PyPI. The venv lives at ${PEER_VENV:-.venv-peer}
+# Needs python3 (with venv), PyPI and Java 17 (for Spark; `.ci/run` installs it). The venv lives at ${PEER_VENV:-.venv-peer}
 # under the repository root (a relative PEER_VENV is taken from the root too)
 # and is created and filled on first use. The versions are pinned to those that
 # produced tests/fixtures (tests/fixtures/README.md).
@@ -21,6 +23,7 @@ esac
 
 PYARROW_VERSION=26.0.1
 DUCKDB_VERSION=2.0.1
+PYSPARK_VERSION=4.3.0
 
 if [ ! -x "$venv/bin/python" ]; then
   echo "peer check: creating venv $venv"
@@ -28,7 +31,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 # With the pins already satisfied pip does not touch the network.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "pyarrow==$PYARROW_VERSION" "duckdb==$DUCKDB_VERSION"
+  "pyarrow==$PYARROW_VERSION" "duckdb==$DUCKDB_VERSION" "pyspark==$PYSPARK_VERSION"
 
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

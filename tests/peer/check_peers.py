@@ -17,6 +17,10 @@ comes back as microseconds), so fractions are compared without trailing zeros.
 pyarrow reads with page checksum verification on, and refuses a copy of each
 file with one bit flipped in a page (so the checksums are there and right).
 
+Each `X.dataset/` directory (a partitioned dataset) is read by Spark, DuckDB
+and pyarrow.dataset and compared with `X.dataset.expected.json`; see
+check_datasets.py.
+
 Prints the first differences of each failing (file, reader) pair and ends with
 `peer check: N passed, M failed`; exits 1 when anything failed.
 """
@@ -33,6 +37,8 @@ import duckdb  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 from generate import table_rows  # noqa: E402  (the fixtures' JSON encoding)
+
+import check_datasets  # noqa: E402  (the partitioned dataset's readers)
 
 MAX_DIFFS = 15
 
@@ -176,6 +182,7 @@ def main(argv):
         sys.exit(__doc__)
     outdir = argv[1]
     files = sorted(f for f in os.listdir(outdir) if f.endswith(".parquet"))
+    datasets = sorted(f for f in os.listdir(outdir) if f.endswith(".dataset"))
     if not files:
         print(f"no .parquet files in {outdir}")
         print("peer check: 0 passed, 1 failed")
@@ -206,6 +213,20 @@ def main(argv):
         else:
             passed += 1
             print(f"ok   {f} damaged: pyarrow refuses it (page checksum)")
+    for d in datasets:
+        path = os.path.join(outdir, d)
+        with open(path + ".expected.json", encoding="utf-8") as fh:
+            expected = json.load(fh)
+        for reader, out in check_datasets.check(path, expected):
+            if out:
+                failed += 1
+                print(f"FAIL {d} with {reader}: {len(out)} difference(s)")
+                for line in out[:MAX_DIFFS]:
+                    print("    " + line)
+            else:
+                passed += 1
+                print(f"ok   {d} with {reader}: {len(expected)} rows, partition columns typed")
+    check_datasets.stop_spark()
     print(f"peer check: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
