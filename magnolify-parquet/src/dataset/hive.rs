@@ -30,17 +30,27 @@ fn escaped(c: char) -> bool {
     )
 }
 
-/// `text` as a path segment: every escaped character as `%XX` (its code,
-/// two upper-case hex digits), the rest as is.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+/// Appends `text` to `out` as a path segment holds it: every escaped
+/// character as `%XX` (its code, two upper-case hex digits), the rest as is.
+pub(crate) fn push_escaped(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for c in text.chars() {
         if escaped(c) {
-            out.push_str(&format!("%{:02X}", c as u32));
+            // Every escaped character is ASCII.
+            let code = c as u8;
+            out.push('%');
+            out.push(HEX[usize::from(code >> 4)] as char);
+            out.push(HEX[usize::from(code & 0xF)] as char);
         } else {
             out.push(c);
         }
     }
+}
+
+/// `text` as a path segment holds it (see [`push_escaped`]).
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    push_escaped(&mut out, text);
     out
 }
 
@@ -68,12 +78,22 @@ pub(crate) fn unescape(segment: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// The segment `name=value` of a partition directory (`None` value: null).
-pub(crate) fn segment(name: &str, value: Option<&str>) -> String {
+/// Appends the value part of a partition directory's segment (after
+/// `name=`): the value escaped, or the null directory's (`None`).
+pub(crate) fn push_value(out: &mut String, value: Option<&str>) {
     match value {
-        Some(value) => format!("{}={}", escape(name), escape(value)),
-        None => format!("{}={NULL_PARTITION}", escape(name)),
+        Some(value) => push_escaped(out, value),
+        None => out.push_str(NULL_PARTITION),
     }
+}
+
+/// The segment `name=value` of a partition directory (`None` value: null).
+#[cfg(test)]
+fn segment(name: &str, value: Option<&str>) -> String {
+    let mut out = escape(name);
+    out.push('=');
+    push_value(&mut out, value);
+    out
 }
 
 /// The name and value (`None`: null) of a directory named `name=value`;

@@ -19,26 +19,44 @@ use crate::error::{Error, Result};
 /// assert_eq!("Oslo".to_string().partition_text(), "Oslo");
 /// ```
 pub trait PartitionValue {
+    /// Appends the value as its partition directory names it (before
+    /// escaping) to `out`: the writer calls this for every record, into a
+    /// buffer it reuses.
+    fn write_partition_text(&self, out: &mut String);
+
     /// The value as its partition directory names it (before escaping).
-    fn partition_text(&self) -> String;
+    fn partition_text(&self) -> String {
+        let mut out = String::new();
+        self.write_partition_text(&mut out);
+        out
+    }
 }
 
 macro_rules! display_partition_value {
     ($($t:ty),*) => {$(
         impl PartitionValue for $t {
-            fn partition_text(&self) -> String {
-                self.to_string()
+            fn write_partition_text(&self, out: &mut String) {
+                use std::fmt::Write;
+                // Writing into a `String` cannot fail.
+                let _ = write!(out, "{self}");
             }
         }
     )*};
 }
 
-display_partition_value!(bool, i8, i16, i32, i64, u8, u16, u32, u64, String);
+display_partition_value!(bool, i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl PartitionValue for String {
+    fn write_partition_text(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
 
 #[cfg(feature = "chrono")]
 impl PartitionValue for chrono::NaiveDate {
-    fn partition_text(&self) -> String {
-        self.format("%Y-%m-%d").to_string()
+    fn write_partition_text(&self, out: &mut String) {
+        use std::fmt::Write;
+        let _ = write!(out, "{}", self.format("%Y-%m-%d"));
     }
 }
 

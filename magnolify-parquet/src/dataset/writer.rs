@@ -23,8 +23,9 @@ pub const SUCCESS_MARKER: &str = "_SUCCESS";
 /// Records a worker thread takes at once.
 const ROUTED_BATCH: usize = 1024;
 
-/// How a record names its partition value.
-type PartitionText<T> = Arc<dyn Fn(&T) -> Option<String> + Send + Sync>;
+/// How a record names its partition value: appended to the buffer, `false`
+/// for a null.
+type PartitionText<T> = Arc<dyn Fn(&T, &mut String) -> bool + Send + Sync>;
 
 /// The settings of each file of a dataset.
 type FileSettings<T> = Arc<dyn Fn(WriterBuilder<Derived<T>, T>) -> WriterBuilder<Derived<T>, T> + Send + Sync>;
@@ -49,7 +50,13 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// back from the path).
     pub fn partition_by<F: PartitionValue + 'static, N>(mut self, field: &Field<T, F, N>) -> Self {
         let get = field.get.clone();
-        let text: PartitionText<T> = Arc::new(move |record: &T| get(record).map(PartitionValue::partition_text));
+        let text: PartitionText<T> = Arc::new(move |record: &T, out: &mut String| match get(record) {
+            Some(value) => {
+                value.write_partition_text(out);
+                true
+            }
+            None => false,
+        });
         self.partitions.push((field.path().to_owned(), text));
         self
     }
@@ -139,7 +146,10 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
             1 => Route::Local(Shard::new(files.clone(), per_shard)),
             n => Route::Threads(Workers::start(n, &files, per_shard)?),
         };
-        Ok(DatasetWriter { files, partitions: self.partitions, route, key: String::new(), rows: 0 })
+        // Each field's `name=`, escaped once.
+        let partitions =
+            self.partitions.into_iter().map(|(name, text)| (hive::escape(&name) + "=", name, text)).collect();
+        Ok(DatasetWriter { files, partitions, route, key: String::new(), value: String::new(), rows: 0 })
     }
 }
 
@@ -178,10 +188,13 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
 /// ```
 pub struct DatasetWriter<T: OwnedRecord> {
     files: Arc<Files<T>>,
-    partitions: Vec<(String, PartitionText<T>)>,
+    /// Each partition field's escaped `name=`, name and value.
+    partitions: Vec<(String, String, PartitionText<T>)>,
     route: Route<T>,
-    /// The directory of the record being written (reused).
+    /// The directory of the record being written, and one value's text
+    /// (buffers reused from record to record).
     key: String,
+    value: String,
     rows: u64,
 }
 
@@ -217,9 +230,10 @@ impl<T: OwnedRecord> DatasetWriter<T> {
     /// back from a later call, and the writer stops.
     pub fn write(&mut self, record: T) -> Result<()> {
         self.key.clear();
-        for (name, text) in &self.partitions {
-            let value = text(&record);
-            if value.as_deref() == Some("") {
+        for (prefix, name, text) in &self.partitions {
+            self.value.clear();
+            let present = text(&record, &mut self.value);
+            if present && self.value.is_empty() {
                 return Err(Error::value(
                     Location::column(name).with_record(self.rows),
                     "an empty string cannot be a partition value: Spark, Hive and pyarrow read it back as null; \
@@ -229,7 +243,8 @@ impl<T: OwnedRecord> DatasetWriter<T> {
             if !self.key.is_empty() {
                 self.key.push('/');
             }
-            self.key.push_str(&hive::segment(name, value.as_deref()));
+            self.key.push_str(prefix);
+            hive::push_value(&mut self.key, present.then_some(self.value.as_str()));
         }
         match &mut self.route {
             Route::Local(shard) => shard.write(&self.key, &record).map_err(|e| e.at_record(self.rows))?,
@@ -362,8 +377,9 @@ enum Route<T: OwnedRecord> {
     Threads(Workers<T>),
 }
 
-/// Records for one thread, each with its directory.
-type Routed<T> = Vec<(String, T)>;
+/// Records for one thread, each with its directory (shared: the caller
+/// interns each directory once).
+type Routed<T> = Vec<(Arc<str>, T)>;
 
 /// The writing threads, each with a shard of its own.
 struct Workers<T: OwnedRecord> {
@@ -373,6 +389,9 @@ struct Workers<T: OwnedRecord> {
     /// Each thread, until joined.
     threads: Vec<Option<JoinHandle<Result<CommitSummary>>>>,
     hasher: std::collections::hash_map::RandomState,
+    /// The directories seen, shared with the threads: routing a record
+    /// allocates nothing.
+    keys: HashMap<Arc<str>, usize>,
     /// Set when the writer is dropped without a commit: the threads drop
     /// their open files (removing them) instead of closing them.
     abandoned: Arc<AtomicBool>,
@@ -406,15 +425,31 @@ impl<T: OwnedRecord> Workers<T> {
             threads.push(Some(thread));
         }
         let pending = (0..n).map(|_| Vec::with_capacity(ROUTED_BATCH)).collect();
-        Ok(Workers { senders, pending, threads, hasher: Default::default(), abandoned, broken: None })
+        Ok(Workers {
+            senders,
+            pending,
+            threads,
+            hasher: Default::default(),
+            keys: HashMap::new(),
+            abandoned,
+            broken: None,
+        })
     }
 
     fn route(&mut self, key: &str, record: T) -> Result<()> {
         if let Some(cause) = &self.broken {
             return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
         }
-        let i = (self.hasher.hash_one(key) % self.senders.len() as u64) as usize;
-        self.pending[i].push((key.to_owned(), record));
+        let (key, i) = match self.keys.get_key_value(key) {
+            Some((key, &i)) => (key.clone(), i),
+            None => {
+                let i = (self.hasher.hash_one(key) % self.senders.len() as u64) as usize;
+                let key: Arc<str> = Arc::from(key);
+                self.keys.insert(key.clone(), i);
+                (key, i)
+            }
+        };
+        self.pending[i].push((key, record));
         if self.pending[i].len() >= ROUTED_BATCH {
             let batch = std::mem::replace(&mut self.pending[i], Vec::with_capacity(ROUTED_BATCH));
             if self.senders[i].send(batch).is_err() {
