@@ -70,6 +70,9 @@ mod read;
 mod record;
 pub mod schema;
 mod shred;
+#[cfg(feature = "object_store")]
+#[cfg_attr(docsrs, doc(cfg(feature = "object_store")))]
+pub mod store;
 mod types;
 mod values;
 mod write;

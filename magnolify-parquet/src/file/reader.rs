@@ -58,8 +58,8 @@ pub struct CheckedMetadata {
 }
 
 impl CheckedMetadata {
-    fn read<R: ChunkReader>(reader: &R) -> Result<Self> {
-        let metadata = footer::read_metadata(reader)?;
+    fn read<R: ChunkReader>(reader: &R, head: bool) -> Result<Self> {
+        let metadata = footer::read_metadata(reader, head)?;
         let schema = metadata.file_metadata().schema_descr_ptr();
         Ok(CheckedMetadata { metadata: Arc::new(metadata), schema })
     }
@@ -72,6 +72,15 @@ impl CheckedMetadata {
     /// The metadata, shared.
     pub fn shared(&self) -> &Arc<ParquetMetaData> {
         &self.metadata
+    }
+
+    /// The byte range (start, length) of column `column`'s chunk in row
+    /// group `group`, checked to lie within a file of `file_len` bytes.
+    pub(crate) fn chunk_range(&self, group: usize, column: usize, file_len: u64) -> Result<(u64, u64)> {
+        let chunk = self.metadata.row_groups().get(group).and_then(|g| g.columns().get(column)).ok_or_else(|| {
+            Error::damaged(Location::row_group(group), format!("no column chunk {column} in the row group"))
+        })?;
+        chunk::byte_range(chunk, file_len, &self.schema.column(column).path().string())
     }
 }
 

@@ -34,12 +34,15 @@ fn bytes<R: ChunkReader>(reader: &R, start: u64, length: usize) -> Result<bytes:
 }
 
 /// Reads and decodes the footer of `reader`.
-pub(super) fn read_metadata<R: ChunkReader>(reader: &R) -> Result<ParquetMetaData> {
+///
+/// With `head` false the leading magic is not read: an object store's
+/// reader fetches only the end of the object first.
+pub(super) fn read_metadata<R: ChunkReader>(reader: &R, head: bool) -> Result<ParquetMetaData> {
     let len = reader.len();
     if len < FRAME {
         return Err(corrupt(format!("the file has {len} bytes, fewer than the {FRAME} of an empty Parquet file")));
     }
-    if bytes(reader, 0, 4)?.as_ref() != MAGIC {
+    if head && bytes(reader, 0, 4)?.as_ref() != MAGIC {
         return Err(corrupt("the file does not start with the Parquet magic `PAR1`"));
     }
     let tail = bytes(reader, len - 8, 8)?;
