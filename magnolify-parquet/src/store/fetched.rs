@@ -18,10 +18,25 @@ pub struct FetchedRanges {
 }
 
 impl FetchedRanges {
-    /// `ranges` (start, bytes) of an object of `len` bytes.
+    /// `ranges` (start, bytes) of an object of `len` bytes; ranges that
+    /// touch or overlap are joined, so a read may span them.
     pub(crate) fn new(len: u64, mut ranges: Vec<(u64, Bytes)>) -> Self {
         ranges.sort_by_key(|(start, _)| *start);
-        FetchedRanges { len, ranges: Arc::new(ranges) }
+        let mut joined: Vec<(u64, Bytes)> = Vec::with_capacity(ranges.len());
+        for (start, bytes) in ranges {
+            match joined.last_mut() {
+                Some((s, b)) if start <= *s + b.len() as u64 => {
+                    let end = start + bytes.len() as u64;
+                    if end > *s + b.len() as u64 {
+                        let mut both = b.to_vec();
+                        both.extend_from_slice(&bytes[(*s + b.len() as u64 - start) as usize..]);
+                        *b = Bytes::from(both);
+                    }
+                }
+                _ => joined.push((start, bytes)),
+            }
+        }
+        FetchedRanges { len, ranges: Arc::new(joined) }
     }
 
     /// These ranges and `more`.
@@ -41,7 +56,9 @@ impl FetchedRanges {
         let i = self.ranges.partition_point(|(s, _)| *s <= start);
         let found = i.checked_sub(1).map(|i| &self.ranges[i]);
         match found {
-            Some((s, bytes)) if start - s < bytes.len() as u64 || (start - s == bytes.len() as u64 && start == self.len) => {
+            Some((s, bytes))
+                if start - s < bytes.len() as u64 || (start - s == bytes.len() as u64 && start == self.len) =>
+            {
                 Ok(bytes.slice((start - s) as usize..))
             }
             _ => Err(ParquetError::General(format!("byte {start} of the object was not fetched"))),
@@ -96,5 +113,9 @@ mod tests {
         assert!(f.get_bytes(0, 1).is_err());
         assert!(f.get_bytes(50, 1).is_err());
         assert_eq!(f.fetched_bytes(), 13);
+        // Ranges that touch or overlap are read as one.
+        let f = f.with(vec![(13, Bytes::from_static(&[4, 5])), (14, Bytes::from_static(&[5, 6]))]);
+        assert_eq!(f.get_bytes(10, 6).unwrap().as_ref(), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(f.fetched_bytes(), 16);
     }
 }

@@ -97,7 +97,10 @@ impl StoreReaderBuilder {
     /// [`ReaderBuilder::build_filtered`]): only the row groups whose
     /// statistics do not rule them out are fetched. Bloom filters and page
     /// indexes are not fetched: they prune nothing here.
-    pub async fn build_filtered<T: OwnedRecord>(self, predicate: Predicate<T>) -> Result<ParquetReader<T, FetchedRanges>> {
+    pub async fn build_filtered<T: OwnedRecord>(
+        self,
+        predicate: Predicate<T>,
+    ) -> Result<ParquetReader<T, FetchedRanges>> {
         let groups = self.chosen_groups(Some(&predicate));
         self.fetch::<T>(&groups).await?.build_filtered(predicate)
     }
@@ -124,7 +127,8 @@ impl StoreReaderBuilder {
         let mut wanted = Vec::new();
         for &group in groups {
             for &column in resolved.columns() {
-                let (start, len) = self.builder.metadata().chunk_range(group, column, input_len(input)).map_err(located)?;
+                let (start, len) =
+                    self.builder.metadata().chunk_range(group, column, input_len(input)).map_err(located)?;
                 if len > 0 {
                     wanted.push(start..start + len);
                 }

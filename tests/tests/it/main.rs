@@ -18,6 +18,7 @@ mod dremel;
 mod filters;
 mod fixtures_read;
 mod logical_types;
+mod object_stores;
 mod page_checksums;
 mod page_decoders;
 mod proptest_layouts;

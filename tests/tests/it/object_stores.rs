@@ -1,0 +1,300 @@
+//! Objects in object stores (the `object_store` feature): what a reader
+//! fetches (requests and bytes, counted by a store that wraps the
+//! in-memory one), what a writer uploads and when the object appears.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use futures::stream::BoxStream;
+use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
+use magnolify_parquet::{ParquetType, ParquetWriter};
+use object_store::memory::InMemory;
+use object_store::path::Path;
+use object_store::{
+    CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore, ObjectStoreExt,
+    PutMultipartOptions, PutOptions, PutPayload, PutResult,
+};
+use test_kit::rng::XorShift;
+
+/// The in-memory store, counting the reads made of it: `get_opts` is what
+/// every read (`get_range`, `get_ranges`) comes to.
+#[derive(Debug, Default)]
+struct Counting {
+    inner: InMemory,
+    gets: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl Counting {
+    fn reads(&self) -> (u64, u64) {
+        (self.gets.load(Ordering::SeqCst), self.bytes.load(Ordering::SeqCst))
+    }
+}
+
+impl fmt::Display for Counting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Counting({})", self.inner)
+    }
+}
+
+#[async_trait]
+impl ObjectStore for Counting {
+    async fn put_opts(
+        &self,
+        location: &Path,
+        payload: PutPayload,
+        opts: PutOptions,
+    ) -> object_store::Result<PutResult> {
+        self.inner.put_opts(location, payload, opts).await
+    }
+
+    async fn put_multipart_opts(
+        &self,
+        location: &Path,
+        opts: PutMultipartOptions,
+    ) -> object_store::Result<Box<dyn MultipartUpload>> {
+        self.inner.put_multipart_opts(location, opts).await
+    }
+
+    async fn get_opts(&self, location: &Path, options: GetOptions) -> object_store::Result<GetResult> {
+        let got = self.inner.get_opts(location, options).await?;
+        self.gets.fetch_add(1, Ordering::SeqCst);
+        self.bytes.fetch_add(got.range.end - got.range.start, Ordering::SeqCst);
+        Ok(got)
+    }
+
+    fn delete_stream(
+        &self,
+        locations: BoxStream<'static, object_store::Result<Path>>,
+    ) -> BoxStream<'static, object_store::Result<Path>> {
+        self.inner.delete_stream(locations)
+    }
+
+    fn list(&self, prefix: Option<&Path>) -> BoxStream<'static, object_store::Result<ObjectMeta>> {
+        self.inner.list(prefix)
+    }
+
+    async fn list_with_delimiter(&self, prefix: Option<&Path>) -> object_store::Result<ListResult> {
+        self.inner.list_with_delimiter(prefix).await
+    }
+
+    async fn copy_opts(&self, from: &Path, to: &Path, options: CopyOptions) -> object_store::Result<()> {
+        self.inner.copy_opts(from, to, options).await
+    }
+}
+
+/// 15 columns of random 8-byte values: nothing compresses.
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Wide {
+    c00: u64,
+    c01: u64,
+    c02: f64,
+    c03: u64,
+    c04: i64,
+    c05: u64,
+    c06: f64,
+    c07: u64,
+    c08: u64,
+    c09: i64,
+    c10: u64,
+    c11: f64,
+    c12: u64,
+    c13: u64,
+    c14: i64,
+}
+
+/// Two neighbouring columns of `Wide`.
+#[derive(ParquetType, Debug, PartialEq)]
+struct TwoOfFifteen {
+    c06: f64,
+    c07: u64,
+}
+
+fn wide(n: usize) -> Vec<Wide> {
+    let mut rng = XorShift::new(0xC0FFEE);
+    let mut u = || rng.next_u64();
+    (0..n)
+        .map(|_| Wide {
+            c00: u(),
+            c01: u(),
+            c02: f64::from_bits(u() >> 2),
+            c03: u(),
+            c04: u() as i64,
+            c05: u(),
+            c06: f64::from_bits(u() >> 2),
+            c07: u(),
+            c08: u(),
+            c09: u() as i64,
+            c10: u(),
+            c11: f64::from_bits(u() >> 2),
+            c12: u(),
+            c13: u(),
+            c14: u() as i64,
+        })
+        .collect()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().build().expect("runtime")
+}
+
+/// A 100 MB object of 15 columns in 10 row groups, written by multipart
+/// upload; reading 2 neighbouring columns fetches under 25 % of it, in one
+/// request for the footer and one per row group.
+#[test]
+fn two_of_fifteen_columns_fetch_a_fraction_of_the_object_in_one_request_per_row_group() {
+    let rows = wide(840_000);
+    let store = Arc::new(Counting::default());
+    let path = Path::from("wide/part-0.parquet");
+    runtime().block_on(async {
+        let builder = ParquetWriter::<Wide, _>::builder().dictionary(false).max_row_group_rows(84_000);
+        let mut w = StoreWriter::with_part_size(store.clone(), &path, builder, 8 << 20).await.unwrap();
+        w.write_all(&rows).await.unwrap();
+        assert!(w.parts_uploaded() >= 10, "{}", w.parts_uploaded());
+        w.close().await.unwrap();
+
+        let size = store.inner.head(&path).await.unwrap().size;
+        assert!(size > 100_000_000, "{size}");
+        assert_eq!(store.reads(), (0, 0));
+
+        let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
+        assert_eq!((builder.requests(), store.reads().0), (1, 1));
+        assert_eq!(builder.metadata().num_row_groups(), 10);
+        let reader = builder.build::<TwoOfFifteen>().await.unwrap();
+        let (requests, bytes) = store.reads();
+        eprintln!("2 of 15 columns: {requests} requests, {bytes} of {size} bytes");
+        assert!(requests <= 1 + 10, "{requests} requests");
+        assert!((bytes as f64) < 0.25 * size as f64, "{bytes} of {size} bytes");
+        // The two columns are 2/15 of the data; the footer is small.
+        assert!((bytes as f64) > 0.13 * size as f64, "{bytes} of {size} bytes");
+        let back: Vec<TwoOfFifteen> = reader.collect::<Result<_, _>>().unwrap();
+        assert_eq!(back.len(), rows.len());
+        assert!(back.iter().zip(&rows).all(|(b, r)| b.c06 == r.c06 && b.c07 == r.c07));
+    });
+}
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Event {
+    id: u64,
+    kind: String,
+}
+
+fn events(n: u64) -> Vec<Event> {
+    (0..n).map(|id| Event { id, kind: format!("k{}", id % 7) }).collect()
+}
+
+#[test]
+fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
+    let store = Arc::new(Counting::default());
+    let path = Path::from("events.parquet");
+    let rows = events(200_000);
+    runtime().block_on(async {
+        let builder = ParquetWriter::<Event, _>::builder().max_row_group_rows(10_000);
+        let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
+        w.write_all(&rows).await.unwrap();
+        w.close().await.unwrap();
+        let all = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
+        let before = store.reads();
+        let full: Vec<Event> = all.build::<Event>().await.unwrap().collect::<Result<_, _>>().unwrap();
+        assert_eq!(full, rows);
+        let full_bytes = store.reads().1 - before.1;
+
+        let f = Event::fields();
+        let before = store.reads();
+        let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().coalesce(0);
+        let mut reader = builder.build_filtered(f.id.between(25_000, 34_999)).await.unwrap();
+        let got: Vec<Event> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+        assert_eq!(got, rows[25_000..35_000]);
+        assert_eq!((reader.filter_counts().row_groups_read, reader.filter_counts().row_groups_skipped), (2, 18));
+        let (requests, bytes) = (store.reads().0 - before.0, store.reads().1 - before.1);
+        // The footer, then the two groups' chunks (neighbours: one range).
+        assert_eq!(requests, 2);
+        assert!(bytes < full_bytes / 3, "{bytes} of {full_bytes}");
+    });
+}
+
+#[test]
+fn an_upload_not_closed_leaves_nothing_at_the_path() {
+    let store = Arc::new(Counting::default());
+    runtime().block_on(async {
+        let rows = events(50_000);
+        for (name, close) in [("dropped.parquet", false), ("aborted.parquet", true)] {
+            let path = Path::from(name);
+            let builder = ParquetWriter::<Event, _>::builder().max_row_group_rows(5_000);
+            let mut w = StoreWriter::with_part_size(store.clone(), &path, builder, 64 << 10).await.unwrap();
+            w.write_all(&rows).await.unwrap();
+            assert!(w.parts_uploaded() > 0);
+            if close {
+                w.abort().await.unwrap();
+            } else {
+                drop(w);
+            }
+            assert!(store.inner.head(&path).await.is_err(), "{name}");
+        }
+        // Closed, it is there and whole.
+        let path = Path::from("closed.parquet");
+        let mut w = StoreWriter::with_part_size(store.clone(), &path, ParquetWriter::<Event, _>::builder(), 64 << 10)
+            .await
+            .unwrap();
+        w.write_all(&rows).await.unwrap();
+        w.close().await.unwrap();
+        let back: Vec<Event> = StoreReaderBuilder::open(store.clone(), &path)
+            .await
+            .unwrap()
+            .build()
+            .await
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(back, rows);
+    });
+}
+
+#[test]
+fn a_large_footer_takes_a_second_request_and_bad_objects_are_errors() {
+    // 400 columns of long names: a footer past the first 64 KiB fetched.
+    let store = Arc::new(InMemory::new());
+    runtime().block_on(async {
+        let mut fields = String::new();
+        for i in 0..400 {
+            fields.push_str(&format!("required int64 a_rather_long_column_name_to_grow_the_footer_{i:04};"));
+        }
+        let schema = Arc::new(
+            magnolify_parquet::parquet::schema::parser::parse_message_type(&format!("message m {{ {fields} }}"))
+                .unwrap(),
+        );
+        let mut bytes = Vec::new();
+        {
+            let props = Arc::new(magnolify_parquet::parquet::file::properties::WriterProperties::builder().build());
+            let mut w =
+                magnolify_parquet::parquet::file::writer::SerializedFileWriter::new(&mut bytes, schema, props).unwrap();
+            let mut g = w.next_row_group().unwrap();
+            while let Some(mut c) = g.next_column().unwrap() {
+                c.typed::<magnolify_parquet::parquet::data_type::Int64Type>().write_batch(&[1, 2], None, None).unwrap();
+                c.close().unwrap();
+            }
+            g.close().unwrap();
+            w.close().unwrap();
+        }
+        let footer = u32::from_le_bytes(bytes[bytes.len() - 8..bytes.len() - 4].try_into().unwrap());
+        assert!(footer > 64 << 10, "{footer}");
+        let path = Path::from("wide-footer.parquet");
+        store.put(&path, PutPayload::from(bytes)).await.unwrap();
+        let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
+        assert_eq!(builder.requests(), 2);
+        assert_eq!(builder.metadata().file_metadata().num_rows(), 2);
+
+        // Not Parquet, and missing: errors naming the object.
+        let junk = Path::from("junk.parquet");
+        store.put(&junk, PutPayload::from(vec![7u8; 100])).await.unwrap();
+        let Err(e) = StoreReaderBuilder::open(store.clone(), &junk).await else { panic!("junk read") };
+        assert!(e.to_string().contains("junk.parquet") && e.to_string().contains("PAR1"), "{e}");
+        let Err(e) = StoreReaderBuilder::open(store.clone(), &Path::from("missing.parquet")).await else {
+            panic!("a missing object read")
+        };
+        assert!(e.to_string().contains("missing.parquet"), "{e}");
+    });
+}
