@@ -3,7 +3,6 @@
 //! in-memory one), what a writer uploads and when the object appears.
 
 use std::fmt;
-use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -19,29 +18,33 @@ use object_store::{
 };
 use test_kit::rng::XorShift;
 
-/// The in-memory store, counting the reads made of it: `get_opts` is what
-/// every read (`get_range`, `get_ranges`) comes to.
+/// A store (the in-memory one by default), counting the reads made of it:
+/// `get_opts` is what every read (`get_range`, `get_ranges`) comes to.
 #[derive(Debug, Default)]
-struct Counting {
-    inner: InMemory,
+struct Counting<S = InMemory> {
+    inner: S,
     gets: AtomicU64,
     bytes: AtomicU64,
 }
 
-impl Counting {
+impl<S> Counting<S> {
+    fn new(inner: S) -> Self {
+        Counting { inner, gets: AtomicU64::new(0), bytes: AtomicU64::new(0) }
+    }
+
     fn reads(&self) -> (u64, u64) {
         (self.gets.load(Ordering::SeqCst), self.bytes.load(Ordering::SeqCst))
     }
 }
 
-impl fmt::Display for Counting {
+impl<S: ObjectStore> fmt::Display for Counting<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Counting({})", self.inner)
     }
 }
 
 #[async_trait]
-impl ObjectStore for Counting {
+impl<S: ObjectStore> ObjectStore for Counting<S> {
     async fn put_opts(
         &self,
         location: &Path,
@@ -138,7 +141,7 @@ fn wide(n: usize) -> Vec<Wide> {
 }
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread().build().expect("runtime")
+    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")
 }
 
 /// A 100 MB object of 15 columns in 10 row groups, written by multipart
@@ -147,7 +150,7 @@ fn runtime() -> tokio::runtime::Runtime {
 #[test]
 fn two_of_fifteen_columns_fetch_a_fraction_of_the_object_in_one_request_per_row_group() {
     let rows = wide(840_000);
-    let store = Arc::new(Counting::default());
+    let store = Arc::new(Counting::<InMemory>::default());
     let path = Path::from("wide/part-0.parquet");
     runtime().block_on(async {
         let builder = ParquetWriter::<Wide, _>::builder().dictionary(false).max_row_group_rows(84_000);
@@ -188,7 +191,7 @@ fn events(n: u64) -> Vec<Event> {
 
 #[test]
 fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
-    let store = Arc::new(Counting::default());
+    let store = Arc::new(Counting::<InMemory>::default());
     let path = Path::from("events.parquet");
     let rows = events(200_000);
     runtime().block_on(async {
@@ -218,7 +221,7 @@ fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
 
 #[test]
 fn an_upload_not_closed_leaves_nothing_at_the_path() {
-    let store = Arc::new(Counting::default());
+    let store = Arc::new(Counting::<InMemory>::default());
     runtime().block_on(async {
         let rows = events(50_000);
         for (name, close) in [("dropped.parquet", false), ("aborted.parquet", true)] {
@@ -296,5 +299,57 @@ fn a_large_footer_takes_a_second_request_and_bad_objects_are_errors() {
             panic!("a missing object read")
         };
         assert!(e.to_string().contains("missing.parquet"), "{e}");
+    });
+}
+
+/// The S3 server `tests/peer/s3.sh` starts (moto, on localhost), through
+/// `object_store`'s S3 client: a multipart upload of 5 MiB parts, then 2
+/// of 15 columns read back in one request for the footer and one per row
+/// group; an aborted upload leaves nothing.
+#[test]
+#[ignore = "needs an S3 server: run tests/peer/s3.sh"]
+fn s3_through_the_crates_client() {
+    let endpoint = std::env::var("MAGNOLIFY_S3_ENDPOINT").expect("MAGNOLIFY_S3_ENDPOINT (tests/peer/s3.sh sets it)");
+    let bucket = std::env::var("MAGNOLIFY_S3_BUCKET").unwrap_or_else(|_| "magnolify".into());
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let s3 = object_store::aws::AmazonS3Builder::new()
+        .with_endpoint(endpoint)
+        .with_allow_http(true)
+        .with_bucket_name(bucket)
+        .with_region("us-east-1")
+        .with_access_key_id("test")
+        .with_secret_access_key("test")
+        .build()
+        .expect("S3 client");
+    let store = Arc::new(Counting::new(s3));
+    let rows = wide(200_000);
+    runtime().block_on(async {
+        let path = Path::from("wide/part-00000.parquet");
+        let builder = ParquetWriter::<Wide, _>::builder().dictionary(false).max_row_group_rows(40_000);
+        let mut w = StoreWriter::with_part_size(store.clone(), &path, builder, 5 << 20).await.unwrap();
+        w.write_all(&rows).await.unwrap();
+        assert!(w.parts_uploaded() >= 3, "{}", w.parts_uploaded());
+        w.close().await.unwrap();
+        let size = store.inner.head(&path).await.unwrap().size;
+        assert!(size > 20_000_000, "{size}");
+
+        let before = store.reads();
+        let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
+        assert_eq!(builder.metadata().num_row_groups(), 5);
+        let reader = builder.build::<TwoOfFifteen>().await.unwrap();
+        let (requests, bytes) = (store.reads().0 - before.0, store.reads().1 - before.1);
+        assert!(requests <= 1 + 5, "{requests} requests");
+        assert!((bytes as f64) < 0.25 * size as f64, "{bytes} of {size} bytes");
+        let back: Vec<TwoOfFifteen> = reader.collect::<Result<_, _>>().unwrap();
+        assert_eq!(back.len(), rows.len());
+        assert!(back.iter().zip(&rows).all(|(b, r)| b.c06 == r.c06 && b.c07 == r.c07));
+
+        let aborted = Path::from("wide/aborted.parquet");
+        let builder = ParquetWriter::<Wide, _>::builder().dictionary(false).max_row_group_rows(40_000);
+        let mut w = StoreWriter::with_part_size(store.clone(), &aborted, builder, 5 << 20).await.unwrap();
+        w.write_all(&rows).await.unwrap();
+        assert!(w.parts_uploaded() >= 1);
+        w.abort().await.unwrap();
+        assert!(store.inner.head(&aborted).await.is_err());
     });
 }
