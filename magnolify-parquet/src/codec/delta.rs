@@ -678,7 +678,7 @@ mod tests {
         let (out, taken) = decode_i64(&[0x80, 0x01, 4, 1, 0x03, 0xaa, 0xbb], 1).unwrap();
         assert_eq!((out, taken), (vec![-2], 5));
         // A count of 0 in a page that holds none is not an error.
-        assert_eq!(decode_i64(&[0x80, 0x01, 4, 0, 0], 0).unwrap().0, []);
+        assert_eq!(decode_i64(&[0x80, 0x01, 4, 0, 0], 0).unwrap().0, Vec::<i64>::new());
     }
 
     #[test]

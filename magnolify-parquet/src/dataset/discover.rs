@@ -25,38 +25,46 @@ pub struct DatasetFile {
 pub(crate) fn discover(root: &Path) -> Result<Vec<DatasetFile>> {
     let io = |path: &Path, e: std::io::Error| Error::from(e).in_file(&Some(Arc::from(path)));
     let meta = std::fs::metadata(root).map_err(|e| io(root, e))?;
-    let mut files = Vec::new();
     if meta.is_file() {
-        files.push(DatasetFile { path: root.to_owned(), relative: PathBuf::new(), partition: Vec::new() });
-        return Ok(files);
+        return Ok(vec![DatasetFile { path: root.to_owned(), relative: PathBuf::new(), partition: Vec::new() }]);
     }
-    let mut stack = vec![(root.to_owned(), Vec::new())];
-    while let Some((dir, partition)) = stack.pop() {
-        let mut entries = Vec::new();
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_owned()];
+    while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).map_err(|e| io(&dir, e))? {
             let entry = entry.map_err(|e| io(&dir, e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if hive::is_hidden(&name) {
                 continue;
             }
-            let is_dir = entry.file_type().map_err(|e| io(&entry.path(), e))?.is_dir()
-                || std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
-            entries.push((name, entry.path(), is_dir));
-        }
-        // Reversed on the stack: directories are walked in name order.
-        entries.sort();
-        for (name, path, is_dir) in entries.into_iter().rev() {
+            let path = entry.path();
+            let is_dir = entry.file_type().map_err(|e| io(&path, e))?.is_dir()
+                || std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
             if is_dir {
-                let mut inner: Vec<(String, Option<String>)> = partition.clone();
-                if let Some(value) = hive::parse_segment(&name) {
-                    inner.push(value);
-                }
-                stack.push((path, inner));
+                stack.push(path);
             } else {
                 let relative = path.strip_prefix(root).unwrap_or(&path).to_owned();
-                files.push(DatasetFile { path, relative, partition: partition.clone() });
+                found.push((path, relative));
             }
         }
+    }
+    partitioned(found, &root.display().to_string())
+}
+
+/// The files `found` (each path, and its path under the dataset's root
+/// `root`) with the partition values of their directories, sorted by
+/// path; those under a hidden name are left out. Every file must sit under
+/// the same partition fields.
+pub(crate) fn partitioned(found: Vec<(PathBuf, PathBuf)>, root: &str) -> Result<Vec<DatasetFile>> {
+    let mut files = Vec::with_capacity(found.len());
+    for (path, relative) in found {
+        let names: Vec<String> = relative.iter().map(|c| c.to_string_lossy().into_owned()).collect();
+        let Some((_, dirs)) = names.split_last() else { continue };
+        if names.iter().any(|n| hive::is_hidden(n)) {
+            continue;
+        }
+        let partition = dirs.iter().filter_map(|d| hive::parse_segment(d)).collect();
+        files.push(DatasetFile { path, relative, partition });
     }
     files.sort_by(|a, b| a.relative.cmp(&b.relative));
     if let Some(first) = files.first() {
@@ -65,12 +73,11 @@ pub(crate) fn discover(root: &Path) -> Result<Vec<DatasetFile>> {
         if let Some(odd) = files.iter().find(|f| names(f) != expected) {
             return Err(Error::argument(format!(
                 "the dataset's files are not under the same partition fields: `{}` is under {:?}, `{}` under {:?}; \
-                 move the files of another layout out of `{}`",
+                 move the files of another layout out of `{root}`",
                 first.relative.display(),
                 expected,
                 odd.relative.display(),
                 names(odd),
-                root.display()
             )));
         }
     }

@@ -19,8 +19,12 @@ mod reader;
 mod value;
 mod writer;
 
+#[cfg(feature = "object_store")]
+pub(crate) use discover::partitioned;
 pub use discover::DatasetFile;
 pub use hive::NULL_PARTITION;
+#[cfg(feature = "object_store")]
+pub(crate) use reader::{not_stored, plan, Constant, PlannedFile};
 pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
 pub use value::PartitionValue;
 pub use writer::{CommitSummary, DatasetWriter, DatasetWriterBuilder, SUCCESS_MARKER};

@@ -84,37 +84,9 @@ impl<T: OwnedRecord> DatasetReaderBuilder<T> {
     /// their fields' types here: a directory whose value does not fit its
     /// field is an error naming it.
     pub fn build(self) -> Result<DatasetReader<T>> {
-        let message = T::message()?;
-        let names: Vec<String> =
-            self.files.first().map(|f| f.partition.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
-        // The partition fields the type has, and their columns (for pruning).
-        let fields: Vec<TypePtr> =
-            names.iter().filter_map(|n| message.get_fields().iter().find(|f| f.name() == n).cloned()).collect();
-        let columns = partition_columns(&message, &fields)?;
-        let mut plans = Vec::with_capacity(self.files.len());
-        let mut skipped = 0;
-        for file in self.files {
-            let mut constants = Vec::with_capacity(fields.len());
-            for (name, text) in &file.partition {
-                if let Some(field) = fields.iter().find(|f| f.name() == name) {
-                    let value = plain_value(field, text.as_deref())
-                        .map_err(|e| e.in_file(&Some(Arc::from(file.path.as_path()))))?;
-                    constants.push((field.clone(), value));
-                }
-            }
-            let passes = self.predicate.as_ref().is_none_or(|p| {
-                constants_may_pass(&p.node, &|parts: &[String]| {
-                    let [name] = parts else { return None };
-                    let i = constants.iter().position(|(f, _)| f.name() == name)?;
-                    let column = columns.iter().find(|c| c.name() == name)?.clone();
-                    Some((column, constants[i].1.clone()))
-                })
-            });
-            match passes {
-                true => plans.push(FilePlan { path: file.path, constants }),
-                false => skipped += 1,
-            }
-        }
+        let (plans, skipped) = plan(self.files, self.predicate.as_ref())?;
+        let plans: Vec<FilePlan> =
+            plans.into_iter().map(|(file, constants)| FilePlan { path: file.path, constants }).collect();
         let settings = Arc::new(Settings { predicate: self.predicate, batch_size: self.batch_size });
         let counts = DatasetCounts { files_skipped: skipped, ..DatasetCounts::default() };
         let inner = if self.threads == 1 || plans.len() <= 1 {
@@ -124,6 +96,62 @@ impl<T: OwnedRecord> DatasetReaderBuilder<T> {
         };
         Ok(DatasetReader { inner, counts, done: false, _root: self.root })
     }
+}
+
+/// A partition field's schema node and its value in one file (PLAIN bytes,
+/// `None` for a null): a column the file's path gives.
+pub(crate) type Constant = (TypePtr, Option<Vec<u8>>);
+
+/// A file to read, with the values of its partition fields.
+pub(crate) type PlannedFile = (DatasetFile, Vec<Constant>);
+
+/// The files of `files` that `predicate` may pass given their partition
+/// values, each with its values parsed into the columns of `T`'s partition
+/// fields; and how many were ruled out. A directory whose value does not
+/// fit its field is an error naming the file.
+pub(crate) fn plan<T: OwnedRecord>(
+    files: Vec<DatasetFile>,
+    predicate: Option<&Predicate<T>>,
+) -> Result<(Vec<PlannedFile>, usize)> {
+    let message = T::message()?;
+    let names: Vec<String> =
+        files.first().map(|f| f.partition.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+    // The partition fields the type has, and their columns (for pruning).
+    let fields: Vec<TypePtr> =
+        names.iter().filter_map(|n| message.get_fields().iter().find(|f| f.name() == n).cloned()).collect();
+    let columns = partition_columns(&message, &fields)?;
+    let mut plans = Vec::with_capacity(files.len());
+    let mut skipped = 0;
+    for file in files {
+        let mut constants = Vec::with_capacity(fields.len());
+        for (name, text) in &file.partition {
+            if let Some(field) = fields.iter().find(|f| f.name() == name) {
+                let value = plain_value(field, text.as_deref())
+                    .map_err(|e| e.in_file(&Some(Arc::from(file.path.as_path()))))?;
+                constants.push((field.clone(), value));
+            }
+        }
+        let passes = predicate.is_none_or(|p| {
+            constants_may_pass(&p.node, &|parts: &[String]| {
+                let [name] = parts else { return None };
+                let (_, value) = constants.iter().find(|(f, _)| f.name() == name)?;
+                let column = columns.iter().find(|c| c.name() == name)?.clone();
+                Some((column, value.clone()))
+            })
+        });
+        match passes {
+            true => plans.push((file, constants)),
+            false => skipped += 1,
+        }
+    }
+    Ok((plans, skipped))
+}
+
+/// The constants of a file whose own schema is `stored`: a field the file
+/// stores itself is read from the file.
+pub(crate) fn not_stored(stored: &SchemaDescriptor, constants: Vec<Constant>) -> Vec<Constant> {
+    let names = stored.root_schema().get_fields();
+    constants.into_iter().filter(|(f, _)| !names.iter().any(|s| s.name() == f.name())).collect()
 }
 
 /// The columns of the partition fields `fields` of `message`.
@@ -142,7 +170,7 @@ fn partition_columns(message: &Type, fields: &[TypePtr]) -> Result<Vec<ColumnDes
 /// A file to read and the values of its partition fields.
 struct FilePlan {
     path: PathBuf,
-    constants: Vec<(TypePtr, Option<Vec<u8>>)>,
+    constants: Vec<Constant>,
 }
 
 /// What every file's reader is built with.
@@ -154,16 +182,7 @@ struct Settings<T> {
 impl FilePlan {
     fn open<T: OwnedRecord>(self, settings: &Settings<T>, threads: usize) -> Result<ParquetReader<T, File>> {
         let builder = ReaderBuilder::open(&self.path)?.with_batch_size(settings.batch_size).with_threads(threads);
-        // A field the file stores itself is read from the file.
-        let stored = builder
-            .metadata()
-            .schema()
-            .root_schema()
-            .get_fields()
-            .iter()
-            .map(|f| f.name().to_owned())
-            .collect::<Vec<_>>();
-        let constants = self.constants.into_iter().filter(|(f, _)| !stored.iter().any(|s| s == f.name())).collect();
+        let constants = not_stored(builder.metadata().schema(), self.constants);
         let located = |e: Error| e.in_file(&Some(Arc::from(self.path.as_path())));
         let builder = builder.with_constant_columns(constants).map_err(located)?;
         match &settings.predicate {

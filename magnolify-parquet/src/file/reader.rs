@@ -76,6 +76,7 @@ impl CheckedMetadata {
 
     /// The byte range (start, length) of column `column`'s chunk in row
     /// group `group`, checked to lie within a file of `file_len` bytes.
+    #[cfg(feature = "object_store")]
     pub(crate) fn chunk_range(&self, group: usize, column: usize, file_len: u64) -> Result<(u64, u64)> {
         let chunk = self.metadata.row_groups().get(group).and_then(|g| g.columns().get(column)).ok_or_else(|| {
             Error::damaged(Location::row_group(group), format!("no column chunk {column} in the row group"))

@@ -55,9 +55,9 @@ mod prune;
 pub use handle::{At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{Predicate, Text};
-pub(crate) use prune::{
-    constants_may_pass, page_selection, verdict, BloomFilters, NoBloomFilters, PageIndexes, Verdict,
-};
+#[cfg(feature = "object_store")]
+pub(crate) use prune::NoBloomFilters;
+pub(crate) use prune::{constants_may_pass, page_selection, verdict, BloomFilters, PageIndexes, Verdict};
 
 /// What a filtered reader did: row groups read and skipped by their
 /// statistics, records assembled and records that passed.

@@ -7,6 +7,9 @@
 //!   the type reads, in the row groups read (pruned by a predicate's
 //!   statistics), neighbouring chunks coalesced into one request; the
 //!   records are then read from memory by the usual [`ParquetReader`](crate::ParquetReader).
+//! - [`StoreDataset`] reads a Hive-partitioned dataset under a prefix,
+//!   object after object, skipping those whose partition values rule out
+//!   a predicate.
 //! - [`StoreWriter`] uploads a file as it is written, part after part, by a
 //!   multipart upload completed only when the file is.
 //!
@@ -15,10 +18,12 @@
 //! [`ReaderBuilder::with_row_groups`](crate::ReaderBuilder::with_row_groups)
 //! through [`StoreReaderBuilder::settings`]).
 
+mod dataset;
 mod fetched;
 mod reader;
 mod writer;
 
+pub use dataset::{StoreDataset, StoreDatasetBuilder};
 pub use fetched::FetchedRanges;
 pub use reader::{StoreReaderBuilder, DEFAULT_COALESCE, FOOTER_FETCH};
 pub use writer::{StoreWriter, DEFAULT_PART_SIZE};

@@ -75,3 +75,59 @@ fn peer_datasets_are_pruned_by_their_partition_values() {
         assert_eq!((reader.counts().files_read, reader.counts().files_skipped), (2, 10), "{name}");
     }
 }
+
+/// The Spark dataset's objects, markers and `.crc` files included, under a
+/// prefix of an in-memory store (keys as Spark wrote them), read by the
+/// store's dataset reader; and pruned by partition values.
+#[test]
+fn a_spark_dataset_in_an_object_store_reads_back_and_is_pruned() {
+    use magnolify_parquet::store::StoreDataset;
+    use object_store::{memory::InMemory, path::Path, ObjectStoreExt, PutPayload};
+    use std::sync::Arc;
+
+    let root = test_kit::fixtures::dir().join("datasets/sales.spark");
+    let store = Arc::new(InMemory::new());
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    runtime.block_on(async {
+        let mut stack = vec![root.clone()];
+        let mut uploaded = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let relative = path.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+                let key = Path::parse(format!("warehouse/sales/{relative}")).unwrap();
+                store.put(&key, PutPayload::from(std::fs::read(&path).unwrap())).await.unwrap();
+                uploaded += 1;
+            }
+        }
+        // 12 data files, their 12 `.crc` files, `_SUCCESS` and its `.crc`.
+        assert_eq!(uploaded, 26);
+        let prefix = Path::from("warehouse/sales");
+        let builder = StoreDataset::<Sale>::open(store.clone(), &prefix).await.unwrap();
+        assert_eq!(builder.files().len(), 12);
+        let mut dataset = builder.build().unwrap();
+        let mut rows = Vec::new();
+        while let Some(file) = dataset.next_file().await {
+            rows.extend(file.unwrap().map(Result::unwrap));
+        }
+        rows.sort_by_key(|s: &Sale| s.id);
+        assert_eq!(rows, expected());
+
+        let f = Sale::fields();
+        let wanted = f.region.eq("North/East".into()).and(f.day.eq(NaiveDate::from_ymd_opt(2024, 3, 1).unwrap()));
+        let mut dataset =
+            StoreDataset::open(store.clone(), &prefix).await.unwrap().filter(wanted.clone()).build().unwrap();
+        let mut got = Vec::new();
+        while let Some(file) = dataset.next_file().await {
+            got.extend(file.unwrap().map(Result::unwrap));
+        }
+        got.sort_by_key(|s: &Sale| s.id);
+        let want: Vec<Sale> = expected().into_iter().filter(|s| wanted.test(s)).collect();
+        assert_eq!(got, want);
+        assert_eq!((dataset.counts().files_read, dataset.counts().files_skipped), (1, 11));
+    });
+}

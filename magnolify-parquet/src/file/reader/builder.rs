@@ -99,21 +99,25 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     /// Reads and checks the footer of `input`, which may hold only the end
     /// of the file (the leading magic is not read): an object store's first
     /// fetch. [`with_input`](Self::with_input) then gives the rest.
+    #[cfg(feature = "object_store")]
     pub(crate) fn from_tail(input: R) -> Result<Self> {
         Self::reading(input, false)
     }
 
     /// The same settings and metadata over `input`: more of the same file.
+    #[cfg(feature = "object_store")]
     pub(crate) fn with_input(self, input: R) -> Self {
         ReaderBuilder { input: Arc::new(input), ..self }
     }
 
     /// The input.
+    #[cfg(feature = "object_store")]
     pub(crate) fn input(&self) -> &R {
         &self.input
     }
 
     /// The row groups chosen by [`with_row_groups`](Self::with_row_groups).
+    #[cfg(feature = "object_store")]
     pub(crate) fn row_groups(&self) -> Option<&[usize]> {
         self.row_groups.as_deref()
     }
