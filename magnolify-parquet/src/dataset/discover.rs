@@ -38,10 +38,13 @@ pub(crate) fn discover(root: &Path) -> Result<Vec<DatasetFile>> {
                 continue;
             }
             let path = entry.path();
-            let is_dir = entry.file_type().map_err(|e| io(&path, e))?.is_dir()
-                || std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
-            if is_dir {
+            let kind = entry.file_type().map_err(|e| io(&path, e))?;
+            if kind.is_dir() {
                 stack.push(path);
+            } else if kind.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                // Links to directories are not followed: a link back up
+                // the tree would make the walk endless.
+                continue;
             } else {
                 let relative = path.strip_prefix(root).unwrap_or(&path).to_owned();
                 found.push((path, relative));

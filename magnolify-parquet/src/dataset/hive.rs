@@ -107,11 +107,14 @@ pub(crate) fn parse_segment(segment: &str) -> Option<(String, Option<String>)> {
     Some((name, Some(unescape(value)?)))
 }
 
-/// Whether a file or directory named `name` is not data: hidden (`.`) or
-/// a marker or work directory (`_SUCCESS`, `_committed_…`, `_temporary`),
-/// as Spark and pyarrow skip them; and checksum files (`….crc`).
+/// Whether a file or directory named `name` is not data, by Spark's rule:
+/// hidden (`.…`, which covers Hadoop's `.….crc` checksum files), a marker or
+/// work directory (`_SUCCESS`, `_committed_…`, `_temporary`: a `_` name
+/// without `=`; `_x=1` is a partition directory), or a copy in progress
+/// (`…._COPYING_`). pyarrow skips the same names.
 pub(crate) fn is_hidden(name: &str) -> bool {
-    name.starts_with('.') || name.starts_with('_') || name.ends_with(".crc")
+    let partition = name.contains('=');
+    name.starts_with('.') || (!partition && (name.starts_with('_') || name.ends_with("._COPYING_")))
 }
 
 #[cfg(test)]
@@ -152,10 +155,21 @@ mod tests {
 
     #[test]
     fn hidden_names() {
-        for name in ["_SUCCESS", "_committed_123", "_started_1", "_temporary", ".part-0.parquet.crc", ".x.tmp", "a.crc"]
-        {
+        let hidden = [
+            "_SUCCESS",
+            "_committed_123",
+            "_started_1",
+            "_temporary",
+            ".part-0.parquet.crc",
+            ".x.tmp",
+            "p.parquet._COPYING_",
+        ];
+        for name in hidden {
             assert!(is_hidden(name), "{name}");
         }
-        assert!(!is_hidden("part-00000-abc.c000.snappy.parquet"));
+        // Data files, and partition directories whatever their names and values.
+        for name in ["part-00000-abc.c000.snappy.parquet", "x.crc", "_source=a", "city=x.crc", "c=x._COPYING_"] {
+            assert!(!is_hidden(name), "{name}");
+        }
     }
 }

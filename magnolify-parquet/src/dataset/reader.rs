@@ -3,6 +3,7 @@
 //! partition fields come from the paths.
 
 use std::fs::File;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -126,6 +127,16 @@ pub(crate) fn plan<T: OwnedRecord>(
         let mut constants = Vec::with_capacity(fields.len());
         for (name, text) in &file.partition {
             if let Some(field) = fields.iter().find(|f| f.name() == name) {
+                if text.is_none() && field.get_basic_info().repetition() == parquet::basic::Repetition::REQUIRED {
+                    return Err(Error::null(
+                        Location::column(name),
+                        format!(
+                            "the directory `{name}={}` holds a null; make `{name}` an `Option`",
+                            super::NULL_PARTITION
+                        ),
+                    )
+                    .in_file(&Some(Arc::from(file.path.as_path()))));
+                }
                 let value = plain_value(field, text.as_deref())
                     .map_err(|e| e.in_file(&Some(Arc::from(file.path.as_path()))))?;
                 constants.push((field.clone(), value));
@@ -345,7 +356,17 @@ impl<T: OwnedRecord> Parallel<T> {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(slot) = work.get(index) else { return };
                     let Some((plan, send)) = slot.lock().ok().and_then(|mut s| s.take()) else { return };
-                    if stop.load(Ordering::SeqCst) || !read_file(plan, &settings, &send) {
+                    if stop.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    // A panic (of a type's own `ParquetRead`, say) ends this
+                    // file with an error, not a silent end of the records.
+                    let read = catch_unwind(AssertUnwindSafe(|| read_file(plan, &settings, &send)));
+                    let ok = read.unwrap_or_else(|_| {
+                        let _ = send.send(Message::Failed(Error::bug(Location::default(), "reading a file panicked")));
+                        false
+                    });
+                    if !ok {
                         return;
                     }
                 })

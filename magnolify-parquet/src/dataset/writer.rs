@@ -226,13 +226,25 @@ impl<T: OwnedRecord> DatasetWriter<T> {
     /// Writes one record into the file of its partition. A record that
     /// cannot be written (a value its column cannot hold, an empty string
     /// as a partition value) returns its error and is left out; with one
-    /// thread the writer goes on. With more, errors of the threads come
-    /// back from a later call, and the writer stops.
+    /// thread the writer goes on. Any other error (creating, encoding or
+    /// closing a file) stops the writer: later calls, `commit` included,
+    /// return [`Error::WriterState`] and no `_SUCCESS` is written. With more
+    /// threads, errors of the threads come back from a later call, and
+    /// stop the writer.
     pub fn write(&mut self, record: T) -> Result<()> {
         self.key.clear();
         for (prefix, name, text) in &self.partitions {
             self.value.clear();
             let present = text(&record, &mut self.value);
+            if present && self.value == hive::NULL_PARTITION {
+                return Err(Error::value(
+                    Location::column(name).with_record(self.rows),
+                    format!(
+                        "`{}` cannot be a partition value: it names the null partition; use `None`",
+                        hive::NULL_PARTITION
+                    ),
+                ));
+            }
             if present && self.value.is_empty() {
                 return Err(Error::value(
                     Location::column(name).with_record(self.rows),
@@ -297,6 +309,13 @@ impl<T: OwnedRecord> Files<T> {
         std::fs::create_dir_all(&dir).map_err(|e| in_dir(&dir, e))?;
         let seq = self.sequence.fetch_add(1, Ordering::Relaxed);
         let name = format!("part-{seq:05}-{}.parquet", self.writer_id);
+        if dir.join(&name).exists() {
+            return Err(Error::argument(format!(
+                "`{}` exists: another writer with the id `{}` wrote into this dataset; give each writer its own `writer_id`",
+                dir.join(&name).display(),
+                self.writer_id
+            )));
+        }
         let builder = (self.settings)(ParquetWriter::<T, Vec<u8>>::builder()).threads(1).omitting(self.omitted.clone());
         let relative = Path::new(key).join(&name);
         Ok((relative, builder.create(dir.join(name))?))
@@ -318,14 +337,33 @@ struct Shard<T: OwnedRecord> {
     max_open: usize,
     clock: u64,
     summary: CommitSummary,
+    /// The error (of a file's creation, encoding or closing) after which
+    /// records already accepted may be lost: nothing more is written and
+    /// there is no commit.
+    broken: Option<Error>,
 }
 
 impl<T: OwnedRecord> Shard<T> {
     fn new(files: Arc<Files<T>>, max_open: usize) -> Self {
-        Shard { files, open: HashMap::new(), max_open, clock: 0, summary: CommitSummary::default() }
+        Shard { files, open: HashMap::new(), max_open, clock: 0, summary: CommitSummary::default(), broken: None }
     }
 
+    /// Writes `record` into the file of `key`. A record that cannot be
+    /// converted is left out and the shard goes on; any other error breaks it.
     fn write(&mut self, key: &str, record: &T) -> Result<()> {
+        if let Some(cause) = &self.broken {
+            return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
+        }
+        match self.write_unchecked(key, record) {
+            Err(e) if !matches!(e, Error::Value { .. } | Error::Null { .. }) => {
+                self.broken = Some(e.clone());
+                Err(e)
+            }
+            other => other,
+        }
+    }
+
+    fn write_unchecked(&mut self, key: &str, record: &T) -> Result<()> {
         self.clock += 1;
         if !self.open.contains_key(key) {
             if self.open.len() >= self.max_open {
@@ -365,6 +403,9 @@ impl<T: OwnedRecord> Shard<T> {
     }
 
     fn close_all(&mut self) -> Result<()> {
+        if let Some(cause) = &self.broken {
+            return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
+        }
         let mut keys: Vec<String> = self.open.keys().cloned().collect();
         keys.sort();
         keys.iter().try_for_each(|k| self.close(k))

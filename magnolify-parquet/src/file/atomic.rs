@@ -26,7 +26,8 @@ impl AtomicFile {
         let name =
             target.file_name().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
         let temp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-        let file = File::create(&temp)?;
+        // Never another writer's temporary file.
+        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
         Ok(AtomicFile { file, temp, target: target.to_owned(), committed: false })
     }
 

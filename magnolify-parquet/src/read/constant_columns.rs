@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use parquet::basic::{Encoding, Type as Physical};
-use parquet::column::page::{Page, PageReader};
+use parquet::column::page::{Page, PageMetadata, PageReader};
+use parquet::errors::Result as ParquetResult;
 use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 
 use crate::codec::hybrid::HybridEncoder;
-use crate::codec::page_queue::PageQueue;
 use crate::error::{Error, Location, Result};
 
 /// Most records in one made page: far below the reader's level limit.
@@ -72,62 +72,112 @@ impl ConstantColumns {
         column >= self.first
     }
 
-    /// The pages of constant column `column` for a row group of `rows` records.
+    /// The pages of constant column `column` for a row group of `rows`
+    /// records, made as the decoder asks for them (a footer may claim any
+    /// number of rows).
     pub(crate) fn pages(&self, column: usize, rows: u64) -> Result<Box<dyn PageReader>> {
         let value = column.checked_sub(self.first).and_then(|i| self.values.get(i));
         let (Some(value), true) = (value, column < self.schema.num_columns()) else {
             return Err(Error::bug(Location::default(), format!("column {column} is not a constant column")));
         };
         let descr = self.schema.column(column);
-        let nullable = descr.max_def_level() > 0;
-        let mut pages = Vec::new();
         let boolean = descr.physical_type() == Physical::BOOLEAN;
-        if let (Some(value), false) = (value, boolean) {
-            pages.push(Page::DictionaryPage {
+        let dictionary = match (value, boolean, rows) {
+            (Some(value), false, 1..) => Some(Page::DictionaryPage {
                 buf: Bytes::from(plain(descr.physical_type(), value)),
                 num_values: 1,
                 encoding: Encoding::PLAIN,
                 is_sorted: true,
-            });
+            }),
+            _ => None,
+        };
+        let nullable = descr.max_def_level() > 0;
+        Ok(Box::new(ConstantPages { dictionary, left: rows, nullable, boolean, value: value.clone() }))
+    }
+}
+
+/// The pages of one constant column, made one at a time.
+struct ConstantPages {
+    dictionary: Option<Page>,
+    /// Records not yet in a page.
+    left: u64,
+    nullable: bool,
+    boolean: bool,
+    value: Option<Vec<u8>>,
+}
+
+impl ConstantPages {
+    /// The next data page: up to [`PAGE_ROWS`] records.
+    fn data_page(&mut self) -> Option<Page> {
+        if self.left == 0 {
+            return None;
         }
-        let mut left = rows;
-        while left > 0 {
-            let n = left.min(PAGE_ROWS);
-            left -= n;
-            let count = n as usize;
-            let mut buf = Vec::new();
-            if nullable {
-                let mut levels = HybridEncoder::new(1);
-                levels.put_run(u32::from(value.is_some()), count);
-                let levels = levels.finish();
-                buf.extend_from_slice(&(levels.len() as u32).to_le_bytes());
-                buf.extend_from_slice(&levels);
+        let n = self.left.min(PAGE_ROWS);
+        self.left -= n;
+        let count = n as usize;
+        let mut buf = Vec::new();
+        if self.nullable {
+            let mut levels = HybridEncoder::new(1);
+            levels.put_run(u32::from(self.value.is_some()), count);
+            let levels = levels.finish();
+            buf.extend_from_slice(&(levels.len() as u32).to_le_bytes());
+            buf.extend_from_slice(&levels);
+        }
+        let encoding = match &self.value {
+            None => Encoding::PLAIN,
+            Some(v) if self.boolean => {
+                let byte = if v.first() == Some(&1) { 0xFF } else { 0 };
+                buf.extend(std::iter::repeat_n(byte, count.div_ceil(8)));
+                Encoding::PLAIN
             }
-            let encoding = match value {
-                None => Encoding::PLAIN,
-                Some(v) if boolean => {
-                    let byte = if v.first() == Some(&1) { 0xFF } else { 0 };
-                    buf.extend(std::iter::repeat_n(byte, count.div_ceil(8)));
-                    Encoding::PLAIN
-                }
-                Some(_) => {
-                    // Every index is 0, the one dictionary entry.
-                    let mut indices = HybridEncoder::appending(1, vec![1]);
-                    indices.put_run(0, count);
-                    buf.extend_from_slice(&indices.finish());
-                    Encoding::RLE_DICTIONARY
-                }
-            };
-            pages.push(Page::DataPage {
-                buf: Bytes::from(buf),
-                num_values: n as u32,
-                encoding,
-                def_level_encoding: Encoding::RLE,
-                rep_level_encoding: Encoding::RLE,
-                statistics: None,
-            });
+            Some(_) => {
+                // Every index is 0, the one dictionary entry.
+                let mut indices = HybridEncoder::appending(1, vec![1]);
+                indices.put_run(0, count);
+                buf.extend_from_slice(&indices.finish());
+                Encoding::RLE_DICTIONARY
+            }
+        };
+        Some(Page::DataPage {
+            buf: Bytes::from(buf),
+            num_values: n as u32,
+            encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        })
+    }
+}
+
+impl PageReader for ConstantPages {
+    fn get_next_page(&mut self) -> ParquetResult<Option<Page>> {
+        Ok(self.dictionary.take().or_else(|| self.data_page()))
+    }
+
+    fn peek_next_page(&mut self) -> ParquetResult<Option<PageMetadata>> {
+        Ok(match (&self.dictionary, self.left) {
+            (Some(_), _) => Some(PageMetadata { num_rows: None, num_levels: None, is_dict: true }),
+            (None, 0) => None,
+            (None, left) => {
+                let n = left.min(PAGE_ROWS) as usize;
+                Some(PageMetadata { num_rows: Some(n), num_levels: Some(n), is_dict: false })
+            }
+        })
+    }
+
+    fn skip_next_page(&mut self) -> ParquetResult<()> {
+        if self.dictionary.take().is_none() {
+            self.left -= self.left.min(PAGE_ROWS);
         }
-        Ok(Box::new(PageQueue::new(pages)))
+        Ok(())
+    }
+}
+
+impl Iterator for ConstantPages {
+    type Item = ParquetResult<Page>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.get_next_page().transpose()
     }
 }
 
@@ -179,6 +229,22 @@ mod tests {
     fn a_null_value_is_a_null_in_every_record() {
         let chunk = decode("optional int64 n;", None, 4);
         assert_eq!((chunk.def, chunk.values.len()), (vec![0; 4], 0));
+    }
+
+    #[test]
+    fn pages_are_made_as_they_are_asked_for() {
+        // A footer may claim any number of rows: nothing is made up front.
+        let file = SchemaDescriptor::new(Arc::new(parse_message_type("message m { required int32 a; }").unwrap()));
+        let field = parse_message_type("message x { required int64 n; }").unwrap().get_fields()[0].clone();
+        let constants = ConstantColumns::new(&file, vec![(field, Some(vec![0; 8]))]).unwrap();
+        let mut pages = constants.pages(1, u64::MAX).unwrap();
+        assert!(pages.peek_next_page().unwrap().unwrap().is_dict);
+        assert!(matches!(pages.get_next_page().unwrap(), Some(Page::DictionaryPage { .. })));
+        assert_eq!(pages.peek_next_page().unwrap().unwrap().num_rows, Some(PAGE_ROWS as usize));
+        assert!(
+            matches!(pages.get_next_page().unwrap(), Some(Page::DataPage { num_values, .. }) if num_values as u64 == PAGE_ROWS)
+        );
+        assert!(constants.pages(1, 0).unwrap().get_next_page().unwrap().is_none());
     }
 
     #[test]

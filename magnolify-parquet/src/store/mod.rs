@@ -3,7 +3,8 @@
 //! same as for files. Behind the `object_store` feature.
 //!
 //! - [`StoreReaderBuilder::open`] fetches the footer with one suffix
-//!   request; `build` then fetches only the column chunks of the columns
+//!   request (stores that serve suffix ranges: S3, GCS, HTTP, local and in
+//!   memory; not Azure's); `build` then fetches only the column chunks of the columns
 //!   the type reads, in the row groups read (pruned by a predicate's
 //!   statistics), neighbouring chunks coalesced into one request; the
 //!   records are then read from memory by the usual [`ParquetReader`](crate::ParquetReader).

@@ -48,7 +48,9 @@ impl StoreReaderBuilder {
         let mut ranges = vec![(start, tail.clone())];
         // The footer's length is in the last 8 bytes; fetch what the first
         // request left out of it.
-        if tail.len() >= 8 {
+        // (Only for a tail that ends as Parquet does: anything else is
+        // refused by the footer's checks without fetching more.)
+        if tail.len() >= 8 && tail.ends_with(b"PAR1") {
             let n = tail.len();
             let claimed = u64::from(u32::from_le_bytes([tail[n - 8], tail[n - 7], tail[n - 6], tail[n - 5]]));
             let footer_start = size.saturating_sub(8 + claimed);

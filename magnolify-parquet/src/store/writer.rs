@@ -96,15 +96,25 @@ struct Upload {
     upload: Box<dyn MultipartUpload>,
     path: ObjectPath,
     uploaded: usize,
+    /// The error of a part's upload: the object would lack that part, so
+    /// the writer takes nothing more and is only aborted.
+    failed: Option<crate::Error>,
 }
 
 impl Upload {
     /// Uploads the full parts, one after the other.
     async fn full_parts(&mut self) -> Result<()> {
+        if let Some(cause) = &self.failed {
+            return Err(crate::Error::WriterState { source: Some(Box::new(cause.clone())) });
+        }
         loop {
             let next = self.parts.lock().unwrap_or_else(PoisonError::into_inner).full.pop_front();
             let Some(part) = next else { return Ok(()) };
-            self.upload.put_part(PutPayload::from(part)).await.map_err(|e| store_error(&self.path, e))?;
+            if let Err(e) = self.upload.put_part(PutPayload::from(part)).await {
+                let error = store_error(&self.path, e);
+                self.failed = Some(error.clone());
+                return Err(error);
+            }
             self.uploaded += 1;
         }
     }
@@ -142,12 +152,13 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         let parts = Arc::new(Mutex::new(Parts { size: part_size.max(1), ..Parts::default() }));
         let writer = builder.build(PartSink(parts.clone()))?;
         let upload = store.put_multipart(path).await.map_err(|e| store_error(path, e))?;
-        Ok(StoreWriter { writer, upload: Upload { parts, upload, path: path.clone(), uploaded: 0 } })
+        Ok(StoreWriter { writer, upload: Upload { parts, upload, path: path.clone(), uploaded: 0, failed: None } })
     }
 
     /// Writes one record (see [`ParquetWriter::write`]); uploads the parts
     /// it filled.
     pub async fn write(&mut self, record: &C::Record<'_>) -> Result<()> {
+        self.upload.full_parts().await?;
         self.writer.write(record)?;
         self.upload.full_parts().await
     }
@@ -158,8 +169,7 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         C::Record<'b>: 'a,
     {
         for record in records {
-            self.writer.write(record)?;
-            self.upload.full_parts().await?;
+            self.write(record).await?;
         }
         Ok(())
     }

@@ -282,6 +282,21 @@ fn a_predicate_skips_the_files_of_other_partitions_and_filters_records() {
 }
 
 #[test]
+fn partition_values_that_look_like_markers_are_data() {
+    let dir = scratch("marker-values");
+    let f = Trip::fields();
+    let mut rows = trips(3);
+    for (row, city) in rows.iter_mut().zip(["notes.crc", "_x", "y._COPYING_"]) {
+        row.city = Some(city.into());
+    }
+    let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
+    w.write_all(rows.iter().cloned()).unwrap();
+    w.commit().unwrap();
+    assert_eq!(by_id(read_all(&dir)), rows);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn markers_hidden_files_and_work_directories_are_skipped() {
     let dir = scratch("markers");
     let rows = trips(100);
@@ -290,7 +305,7 @@ fn markers_hidden_files_and_work_directories_are_skipped() {
     std::fs::write(dir.join("_committed_123"), b"{}").unwrap();
     std::fs::write(leaf.join(".part-00000.parquet.crc"), b"crc").unwrap();
     std::fs::write(leaf.join("_started_5"), b"").unwrap();
-    std::fs::write(leaf.join("notes.crc"), b"").unwrap();
+    std::fs::write(leaf.join("part-7.parquet._COPYING_"), b"partial").unwrap();
     std::fs::create_dir_all(dir.join("_temporary").join("0")).unwrap();
     std::fs::write(dir.join("_temporary").join("0").join("part-9.parquet"), b"partial").unwrap();
     std::fs::create_dir_all(dir.join(".hidden")).unwrap();
@@ -327,6 +342,31 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     };
     assert!(error.to_string().contains("partition by a top-level field"), "{error}");
 
+    // The null directory's own name as a value would read back as null.
+    let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
+    let mut trip = trips(1).remove(0);
+    trip.city = Some(NULL_PARTITION.into());
+    let message = w.write(trip).unwrap_err().to_string();
+    assert!(message.contains("it names the null partition; use `None`"), "{message}");
+    drop(w);
+
+    // Two writers with one id would overwrite each other's files.
+    let shared = scratch("same-id");
+    for attempt in 0..2 {
+        let mut w = DatasetWriter::builder(&shared).partition_by(&f.day).writer_id("same").build().unwrap();
+        let written = w.write(trips(1).remove(0));
+        if attempt == 0 {
+            written.unwrap();
+            w.commit().unwrap();
+        } else {
+            let message = written.unwrap_err().to_string();
+            assert!(message.contains("give each writer its own `writer_id`"), "{message}");
+            // The writer is stopped: no commit, no second `_SUCCESS`.
+            assert!(w.commit().is_err());
+        }
+    }
+    std::fs::remove_dir_all(&shared).unwrap();
+
     // A directory whose value does not fit its field names the file and the fix.
     let bad = scratch("bad-dir");
     let part = bad.join("day=yesterday");
@@ -351,6 +391,17 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     }
     let named: Vec<Named> = DatasetReader::builder(&bad).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap();
     assert_eq!(named, [Named { id: 1, day: "yesterday".into() }]);
+
+    // A null directory read into a required field.
+    let nulls = scratch("bad-null");
+    std::fs::create_dir_all(nulls.join(format!("day={NULL_PARTITION}"))).unwrap();
+    let mut w =
+        ParquetWriter::<IdOnly, _>::create(nulls.join(format!("day={NULL_PARTITION}")).join("f.parquet")).unwrap();
+    w.write(&IdOnly { id: 1 }).unwrap();
+    w.close().unwrap();
+    let Err(error) = DatasetReader::<Named>::builder(&nulls).unwrap().build() else { panic!("a null into a String") };
+    assert!(error.to_string().contains("holds a null; make `day` an `Option`"), "{error}");
+    std::fs::remove_dir_all(&nulls).unwrap();
 
     // A directory naming a field of a type that cannot partition (the
     // writer takes only `PartitionValue` fields: a compile error there).
