@@ -7,4 +7,5 @@ pub mod fixtures;
 pub mod io;
 pub mod json;
 pub mod rng;
+pub mod sales;
 pub mod seed;

@@ -542,30 +542,11 @@ fn emit<T: OwnedRecord + ToJson>(
     Ok(())
 }
 
-#[derive(ParquetType, Clone)]
-struct Sale {
-    id: i64,
-    amount: f64,
-    note: Option<String>,
-    day: NaiveDate,
-    region: Option<String>,
-}
-
 /// The `sales` dataset: 60 rows over 3 days and 4 regions.
 fn emit_dataset(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let regions = [Some("North/East"), Some("a=b c"), Some("Zürich"), None];
-    let day0 = NaiveDate::from_ymd_opt(2024, 3, 1).ok_or("date")?;
-    let rows: Vec<Sale> = (0..60i64)
-        .map(|id| Sale {
-            id,
-            amount: id as f64 * 1.25,
-            note: (id % 5 != 0).then(|| format!("n{id}")),
-            day: day0 + chrono::Days::new((id % 3) as u64),
-            region: regions[(id % 4) as usize].map(str::to_owned),
-        })
-        .collect();
+    let rows = test_kit::sales::rows(60);
     let root = dir.join("sales.dataset");
-    let f = Sale::fields();
+    let f = test_kit::sales::Sale::fields();
     let mut writer = magnolify_parquet::dataset::DatasetWriter::builder(&root)
         .partition_by(&f.day)
         .partition_by(&f.region)

@@ -6,29 +6,19 @@
 #
 #   bash tests/peer/check.sh
 #
-# Needs python3 (with venv), PyPI and Java 17 (for Spark; `.ci/run` installs it). The venv lives at ${PEER_VENV:-.venv-peer}
-# under the repository root (a relative PEER_VENV is taken from the root too)
-# and is created and filled on first use. The versions are pinned to those that
+# Needs python3 (with venv), PyPI and Java 17 (for Spark; `.ci/run` installs
+# it). The venv lives at ${PEER_VENV:-.venv-peer} under the repository root (a
+# relative PEER_VENV is taken from the root too; see venv.sh) and is created
+# and filled on first use. The versions are pinned to those that
 # produced tests/fixtures (tests/fixtures/README.md).
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$root"
-
-venv="${PEER_VENV:-.venv-peer}"
-case "$venv" in
-  /*) ;;
-  *) venv="$root/$venv" ;;
-esac
+. "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 
 PYARROW_VERSION=26.0.1
 DUCKDB_VERSION=2.0.1
 PYSPARK_VERSION=4.3.0
 
-if [ ! -x "$venv/bin/python" ]; then
-  echo "peer check: creating venv $venv"
-  python3 -m venv "$venv"
-fi
 # With the pins already satisfied pip does not touch the network.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
   "pyarrow==$PYARROW_VERSION" "duckdb==$DUCKDB_VERSION" "pyspark==$PYSPARK_VERSION"

@@ -177,6 +177,17 @@ def damage_refused(path):
         os.remove(damaged)
 
 
+def report(name, reader, out, what):
+    """Prints one (file, reader) result; True when it passed."""
+    if out:
+        print(f"FAIL {name} with {reader}: {len(out)} difference(s)")
+        for line in out[:MAX_DIFFS]:
+            print("    " + line)
+        return False
+    print(f"ok   {name} with {reader}: {what}")
+    return True
+
+
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
@@ -198,14 +209,8 @@ def main(argv):
         with open(exp_path, encoding="utf-8") as fh:
             expected = json.load(fh)
         for reader, out in check(path, expected):
-            if out:
-                failed += 1
-                print(f"FAIL {f} with {reader}: {len(out)} difference(s)")
-                for line in out[:MAX_DIFFS]:
-                    print("    " + line)
-            else:
-                passed += 1
-                print(f"ok   {f} with {reader}: {len(expected['rows'])} rows")
+            ok = report(f, reader, out, f"{len(expected['rows'])} rows")
+            passed, failed = passed + ok, failed + (not ok)
         out = damage_refused(path)
         if out:
             failed += 1
@@ -218,14 +223,8 @@ def main(argv):
         with open(path + ".expected.json", encoding="utf-8") as fh:
             expected = json.load(fh)
         for reader, out in check_datasets.check(path, expected):
-            if out:
-                failed += 1
-                print(f"FAIL {d} with {reader}: {len(out)} difference(s)")
-                for line in out[:MAX_DIFFS]:
-                    print("    " + line)
-            else:
-                passed += 1
-                print(f"ok   {d} with {reader}: {len(expected)} rows, partition columns typed")
+            ok = report(d, reader, out, f"{len(expected)} rows, partition columns typed")
+            passed, failed = passed + ok, failed + (not ok)
     check_datasets.stop_spark()
     print(f"peer check: {passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -8,18 +8,9 @@
 # The venv is the peer check's (${PEER_VENV:-.venv-peer}).
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$root"
-venv="${PEER_VENV:-.venv-peer}"
-case "$venv" in
-  /*) ;;
-  *) venv="$root/$venv" ;;
-esac
+. "$(dirname "${BASH_SOURCE[0]}")/venv.sh"
 MOTO_VERSION=5.1.22
 
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "moto[server]==$MOTO_VERSION"
 
 port="$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"

@@ -4,17 +4,8 @@
 
 use chrono::NaiveDate;
 use magnolify_parquet::dataset::DatasetReader;
-use magnolify_parquet::ParquetType;
 use serde_json::Value;
-
-#[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Sale {
-    id: i64,
-    amount: f64,
-    note: Option<String>,
-    day: NaiveDate,
-    region: Option<String>,
-}
+use test_kit::sales::Sale;
 
 /// The rows of `sales.expected.json`.
 fn expected() -> Vec<Sale> {
@@ -37,6 +28,11 @@ fn read(name: &str, threads: usize) -> Vec<Sale> {
         DatasetReader::builder(root).unwrap().with_threads(threads).build().unwrap().collect::<Result<_, _>>().unwrap();
     rows.sort_by_key(|s| s.id);
     rows
+}
+
+#[test]
+fn the_expected_rows_are_the_generators() {
+    assert_eq!(expected(), test_kit::sales::rows(40));
 }
 
 #[test]
