@@ -15,16 +15,21 @@
 
 mod discover;
 mod hive;
+mod partitioner;
 mod reader;
+#[cfg(feature = "object_store")]
+mod store_reader;
+#[cfg(feature = "object_store")]
+mod store_writer;
 mod value;
 mod writer;
 
-#[cfg(feature = "object_store")]
-pub(crate) use discover::partitioned;
 pub use discover::DatasetFile;
 pub use hive::NULL_PARTITION;
-#[cfg(feature = "object_store")]
-pub(crate) use reader::{not_stored, plan, Constant, PlannedFile};
 pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
+#[cfg(feature = "object_store")]
+pub use store_reader::{StoreDataset, StoreDatasetBuilder};
+#[cfg(feature = "object_store")]
+pub use store_writer::StoreDatasetWriter;
 pub use value::PartitionValue;
 pub use writer::{CommitSummary, DatasetWriter, DatasetWriterBuilder, SUCCESS_MARKER};

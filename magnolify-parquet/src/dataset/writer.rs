@@ -10,8 +10,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::hive;
-use super::value::{check_field, PartitionValue};
+use super::partitioner::Partitioner;
+use super::value::PartitionValue;
 use crate::error::{Error, Location, Result};
 use crate::file::{AtomicFile, ParquetWriter, WriterBuilder};
 use crate::filter::Field;
@@ -23,23 +23,20 @@ pub const SUCCESS_MARKER: &str = "_SUCCESS";
 /// Records a worker thread takes at once.
 const ROUTED_BATCH: usize = 1024;
 
-/// How a record names its partition value: appended to the buffer, `false`
-/// for a null.
-type PartitionText<T> = Arc<dyn Fn(&T, &mut String) -> bool + Send + Sync>;
-
 /// The settings of each file of a dataset.
-type FileSettings<T> = Arc<dyn Fn(WriterBuilder<Derived<T>, T>) -> WriterBuilder<Derived<T>, T> + Send + Sync>;
+pub(super) type FileSettings<T> =
+    Arc<dyn Fn(WriterBuilder<Derived<T>, T>) -> WriterBuilder<Derived<T>, T> + Send + Sync>;
 
 /// Settings of a [`DatasetWriter`], made by [`DatasetWriter::builder`].
 pub struct DatasetWriterBuilder<T: OwnedRecord> {
-    root: PathBuf,
-    partitions: Vec<(String, PartitionText<T>)>,
-    max_rows_per_file: u64,
-    max_bytes_per_file: u64,
-    max_open_files: usize,
-    writer_id: Option<String>,
+    pub(super) root: PathBuf,
+    pub(super) partitions: Partitioner<T>,
+    pub(super) max_rows_per_file: u64,
+    pub(super) max_bytes_per_file: u64,
+    pub(super) max_open_files: usize,
+    pub(super) writer_id: Option<String>,
     threads: usize,
-    files: FileSettings<T>,
+    pub(super) files: FileSettings<T>,
 }
 
 impl<T: OwnedRecord> DatasetWriterBuilder<T> {
@@ -49,15 +46,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// null, and the field is not stored in the files (readers get it
     /// back from the path).
     pub fn partition_by<F: PartitionValue + 'static, N>(mut self, field: &Field<T, F, N>) -> Self {
-        let get = field.get.clone();
-        let text: PartitionText<T> = Arc::new(move |record: &T, out: &mut String| match get(record) {
-            Some(value) => {
-                value.write_partition_text(out);
-                true
-            }
-            None => false,
-        });
-        self.partitions.push((field.path().to_owned(), text));
+        self.partitions.push(field);
         self
     }
 
@@ -117,23 +106,12 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
 
     /// The writer. Checks the partition fields and creates the root directory.
     pub fn build(self) -> Result<DatasetWriter<T>> {
-        let message = T::message()?;
-        let mut names: Vec<String> = Vec::new();
-        for (name, _) in &self.partitions {
-            let field = message.get_fields().iter().find(|f| f.name() == name).ok_or_else(|| {
-                Error::schema(name, "partition by a top-level field: a nested field cannot name a directory")
-            })?;
-            check_field(field)?;
-            if names.contains(name) {
-                return Err(Error::schema(name, "the field is partitioned by twice"));
-            }
-            names.push(name.clone());
-        }
+        self.partitions.check()?;
         std::fs::create_dir_all(&self.root).map_err(|e| in_dir(&self.root, e))?;
         let writer_id = self.writer_id.unwrap_or_else(random_id);
         let files = Arc::new(Files {
             root: self.root.clone(),
-            omitted: names,
+            omitted: self.partitions.names(),
             settings: self.files,
             max_rows: self.max_rows_per_file,
             max_bytes: self.max_bytes_per_file,
@@ -146,10 +124,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
             1 => Route::Local(Shard::new(files.clone(), per_shard)),
             n => Route::Threads(Workers::start(n, &files, per_shard)?),
         };
-        // Each field's `name=`, escaped once.
-        let partitions =
-            self.partitions.into_iter().map(|(name, text)| (hive::escape(&name) + "=", name, text)).collect();
-        Ok(DatasetWriter { files, partitions, route, key: String::new(), value: String::new(), rows: 0 })
+        Ok(DatasetWriter { files, partitions: self.partitions, route, key: String::new(), rows: 0 })
     }
 }
 
@@ -188,13 +163,10 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
 /// ```
 pub struct DatasetWriter<T: OwnedRecord> {
     files: Arc<Files<T>>,
-    /// Each partition field's escaped `name=`, name and value.
-    partitions: Vec<(String, String, PartitionText<T>)>,
+    partitions: Partitioner<T>,
     route: Route<T>,
-    /// The directory of the record being written, and one value's text
-    /// (buffers reused from record to record).
+    /// The directory of the record being written (reused).
     key: String,
-    value: String,
     rows: u64,
 }
 
@@ -213,7 +185,7 @@ impl<T: OwnedRecord> DatasetWriter<T> {
     pub fn builder(root: impl AsRef<Path>) -> DatasetWriterBuilder<T> {
         DatasetWriterBuilder {
             root: root.as_ref().to_owned(),
-            partitions: Vec::new(),
+            partitions: Partitioner::new(),
             max_rows_per_file: u64::MAX,
             max_bytes_per_file: u64::MAX,
             max_open_files: 64,
@@ -232,32 +204,7 @@ impl<T: OwnedRecord> DatasetWriter<T> {
     /// threads, errors of the threads come back from a later call, and
     /// stop the writer.
     pub fn write(&mut self, record: T) -> Result<()> {
-        self.key.clear();
-        for (prefix, name, text) in &self.partitions {
-            self.value.clear();
-            let present = text(&record, &mut self.value);
-            if present && self.value == hive::NULL_PARTITION {
-                return Err(Error::value(
-                    Location::column(name).with_record(self.rows),
-                    format!(
-                        "`{}` cannot be a partition value: it names the null partition; use `None`",
-                        hive::NULL_PARTITION
-                    ),
-                ));
-            }
-            if present && self.value.is_empty() {
-                return Err(Error::value(
-                    Location::column(name).with_record(self.rows),
-                    "an empty string cannot be a partition value: Spark, Hive and pyarrow read it back as null; \
-                     use `Option<String>` with `None`, or another value",
-                ));
-            }
-            if !self.key.is_empty() {
-                self.key.push('/');
-            }
-            self.key.push_str(prefix);
-            hive::push_value(&mut self.key, present.then_some(self.value.as_str()));
-        }
+        self.partitions.directory(&record, self.rows, &mut self.key)?;
         match &mut self.route {
             Route::Local(shard) => shard.write(&self.key, &record).map_err(|e| e.at_record(self.rows))?,
             Route::Threads(workers) => workers.route(&self.key, record)?,
@@ -562,7 +509,7 @@ fn in_dir(path: &Path, e: std::io::Error) -> Error {
 
 /// 16 hex digits that differ between writers and processes: the process,
 /// the time and a per-process random seed, hashed.
-fn random_id() -> String {
+pub(super) fn random_id() -> String {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     std::process::id().hash(&mut hasher);
     std::time::SystemTime::now().hash(&mut hasher);

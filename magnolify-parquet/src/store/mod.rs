@@ -8,9 +8,10 @@
 //!   the type reads, in the row groups read (pruned by a predicate's
 //!   statistics), neighbouring chunks coalesced into one request; the
 //!   records are then read from memory by the usual [`ParquetReader`](crate::ParquetReader).
-//! - [`StoreDataset`] reads a Hive-partitioned dataset under a prefix,
-//!   object after object, skipping those whose partition values rule out
-//!   a predicate.
+//! - [`StoreDataset`](crate::dataset::StoreDataset) reads a
+//!   Hive-partitioned dataset under a prefix, object after object, skipping
+//!   those whose partition values rule out a predicate;
+//!   [`StoreDatasetWriter`](crate::dataset::StoreDatasetWriter) writes one.
 //! - [`StoreWriter`] uploads a file as it is written, part after part, by a
 //!   multipart upload completed only when the file is.
 //!
@@ -19,19 +20,19 @@
 //! [`ReaderBuilder::with_row_groups`](crate::ReaderBuilder::with_row_groups)
 //! through [`StoreReaderBuilder::settings`]).
 
-mod dataset;
 mod fetched;
 mod reader;
 mod writer;
 
-pub use dataset::{StoreDataset, StoreDatasetBuilder};
 pub use fetched::FetchedRanges;
 pub use reader::{StoreReaderBuilder, DEFAULT_COALESCE, FOOTER_FETCH};
 pub use writer::{StoreWriter, DEFAULT_PART_SIZE};
 
+pub(crate) use reader::object_file;
+
 use crate::error::Error;
 
 /// An object store's error, at the object it concerns.
-fn store_error(path: &object_store::path::Path, error: object_store::Error) -> Error {
+pub(crate) fn store_error(path: &object_store::path::Path, error: object_store::Error) -> Error {
     Error::from(std::io::Error::other(error)).in_file(&Some(reader::object_file(path)))
 }

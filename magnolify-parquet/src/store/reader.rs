@@ -8,6 +8,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use object_store::path::Path as ObjectPath;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
+use parquet::schema::types::TypePtr;
 
 use super::fetched::FetchedRanges;
 use super::store_error;
@@ -84,11 +85,10 @@ impl StoreReaderBuilder {
         self
     }
 
-    /// Reads the top-level fields of `constants` the object does not store
-    /// as columns holding their value in every record (a dataset's
-    /// partition fields).
-    pub(crate) fn with_constants(mut self, constants: Vec<crate::dataset::Constant>) -> Result<Self> {
-        let constants = crate::dataset::not_stored(self.builder.metadata().schema(), constants);
+    /// Reads the top-level fields `constants` (schema nodes the object
+    /// does not store, each with its value PLAIN-encoded) as columns holding
+    /// that value in every record: a dataset's partition fields.
+    pub(crate) fn with_constant_columns(mut self, constants: Vec<(TypePtr, Option<Vec<u8>>)>) -> Result<Self> {
         self.builder =
             self.builder.with_constant_columns(constants).map_err(|e| e.in_file(&Some(object_file(&self.path))))?;
         Ok(self)

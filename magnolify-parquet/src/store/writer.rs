@@ -174,6 +174,16 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         Ok(())
     }
 
+    /// Records written so far.
+    pub fn rows_written(&self) -> u64 {
+        self.writer.rows_written()
+    }
+
+    /// Bytes of the file so far (see [`ParquetWriter::bytes_written`]).
+    pub fn bytes_written(&self) -> u64 {
+        self.writer.bytes_written()
+    }
+
     /// Parts uploaded so far.
     pub fn parts_uploaded(&self) -> usize {
         self.upload.uploaded

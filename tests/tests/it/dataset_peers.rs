@@ -77,7 +77,7 @@ fn peer_datasets_are_pruned_by_their_partition_values() {
 /// store's dataset reader; and pruned by partition values.
 #[test]
 fn a_spark_dataset_in_an_object_store_reads_back_and_is_pruned() {
-    use magnolify_parquet::store::StoreDataset;
+    use magnolify_parquet::dataset::StoreDataset;
     use object_store::{memory::InMemory, path::Path, ObjectStoreExt, PutPayload};
     use std::sync::Arc;
 

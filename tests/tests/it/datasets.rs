@@ -491,3 +491,55 @@ fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker(
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// The same dataset written into an object store (each file a multipart
+/// upload, files rolled and evicted as on a disk), read back by the store's
+/// dataset reader; a writer dropped before `commit` leaves no `_SUCCESS`
+/// and no object of the files it had open.
+#[test]
+fn a_dataset_in_an_object_store_is_written_and_read_back() {
+    use magnolify_parquet::dataset::StoreDataset;
+    use object_store::{memory::InMemory, path::Path, ObjectStore, ObjectStoreExt};
+    use std::sync::Arc;
+
+    let rows = trips(2_000);
+    let f = Trip::fields();
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    runtime.block_on(async {
+        let store = Arc::new(InMemory::new());
+        let mut w = DatasetWriter::builder("warehouse/trips")
+            .partition_by(&f.day)
+            .partition_by(&f.city)
+            .max_rows_per_file(100)
+            .max_open_files(5)
+            .writer_id("s")
+            .build_in_store(store.clone())
+            .unwrap();
+        w.write_all(&rows).await.unwrap();
+        let summary = w.commit().await.unwrap();
+        assert_eq!(summary.rows, 2_000);
+        assert!(summary.files.len() > 24, "{}", summary.files.len());
+        assert!(
+            summary.files.iter().any(|f| f.starts_with("day=2024-01-03/city=a%2Fb%3Dc%25d")),
+            "{:?}",
+            summary.files
+        );
+        assert!(store.head(&Path::from("warehouse/trips/_SUCCESS")).await.is_ok());
+
+        let builder = StoreDataset::<Trip>::open(store.clone(), &Path::from("warehouse/trips")).await.unwrap();
+        assert_eq!(builder.files().len(), summary.files.len());
+        let mut dataset = builder.build().unwrap();
+        let mut back = Vec::new();
+        while let Some(file) = dataset.next_file().await {
+            back.extend(file.unwrap().map(Result::unwrap));
+        }
+        assert_eq!(by_id(back), rows);
+
+        let dropped = Arc::new(InMemory::new());
+        let mut w = DatasetWriter::builder("d").partition_by(&f.day).build_in_store(dropped.clone()).unwrap();
+        w.write_all(&rows).await.unwrap();
+        drop(w);
+        let listed: Vec<_> = futures::TryStreamExt::try_collect::<Vec<_>>(dropped.list(None)).await.unwrap();
+        assert!(listed.is_empty(), "{listed:?}");
+    });
+}

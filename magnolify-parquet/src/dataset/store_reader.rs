@@ -10,14 +10,13 @@ use futures_util::TryStreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::ObjectStore;
 
-use super::fetched::FetchedRanges;
-use super::reader::{object_file, StoreReaderBuilder};
-use super::store_error;
-use crate::dataset::{partitioned, plan, DatasetCounts, DatasetFile, PlannedFile};
+use super::discover::{partitioned, DatasetFile};
+use super::reader::{not_stored, plan, DatasetCounts, PlannedFile};
 use crate::error::Result;
 use crate::file::ParquetReader;
 use crate::filter::Predicate;
 use crate::record::OwnedRecord;
+use crate::store::{object_file, store_error, FetchedRanges, StoreReaderBuilder};
 
 /// The files of a dataset under a prefix of a store, found by listing it;
 /// made by [`StoreDataset::open`].
@@ -66,7 +65,8 @@ impl<T: OwnedRecord> StoreDatasetBuilder<T> {
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// use std::sync::Arc;
-/// use magnolify_parquet::store::{StoreDataset, StoreWriter};
+/// use magnolify_parquet::dataset::StoreDataset;
+/// use magnolify_parquet::store::StoreWriter;
 /// use magnolify_parquet::{ParquetType, ParquetWriter};
 /// use object_store::{memory::InMemory, path::Path};
 ///
@@ -102,8 +102,8 @@ pub struct StoreDataset<T> {
 }
 
 impl<T: OwnedRecord> StoreDataset<T> {
-    /// Lists the objects under `prefix`: hidden objects (a `.` or `_` in
-    /// any name of their path under the prefix), markers and checksum files
+    /// Lists the objects under `prefix`: objects with a hidden name in their
+    /// path under the prefix (see [`DatasetReader`](super::DatasetReader))
     /// are left out.
     pub async fn open(store: Arc<dyn ObjectStore>, prefix: &ObjectPath) -> Result<StoreDatasetBuilder<T>> {
         let listed: Vec<_> = store.list(Some(prefix)).try_collect().await.map_err(|e| store_error(prefix, e))?;
@@ -132,7 +132,9 @@ impl<T: OwnedRecord> StoreDataset<T> {
             Err(e) => return Some(Err(crate::Error::argument(format!("object `{}`: {e}", file.path.display())))),
         };
         let opened = async {
-            let builder = StoreReaderBuilder::open(self.store.clone(), &path).await?.with_constants(constants)?;
+            let builder = StoreReaderBuilder::open(self.store.clone(), &path).await?;
+            let constants = not_stored(builder.metadata().schema(), constants);
+            let builder = builder.with_constant_columns(constants)?;
             match &self.predicate {
                 Some(p) => builder.build_filtered(p.clone()).await,
                 None => builder.build().await,
