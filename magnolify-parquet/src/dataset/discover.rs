@@ -1,7 +1,6 @@
 //! Finding a dataset's files and the partition values their paths hold.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use super::hive;
 use crate::error::{Error, Result};
@@ -23,7 +22,7 @@ pub struct DatasetFile {
 /// (see [`hive::is_hidden`]); every file must sit under the same
 /// partition fields.
 pub(crate) fn discover(root: &Path) -> Result<Vec<DatasetFile>> {
-    let io = |path: &Path, e: std::io::Error| Error::from(e).in_file(&Some(Arc::from(path)));
+    let io = super::writer::in_dir;
     let meta = std::fs::metadata(root).map_err(|e| io(root, e))?;
     if meta.is_file() {
         return Ok(vec![DatasetFile { path: root.to_owned(), relative: PathBuf::new(), partition: Vec::new() }]);

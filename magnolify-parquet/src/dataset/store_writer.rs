@@ -122,7 +122,11 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
             return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
         }
         self.partitions.directory(record, self.rows, &mut self.key)?;
-        match self.write_in_partition(record).await {
+        // The directory's buffer is lent out for the call and kept after.
+        let key = std::mem::take(&mut self.key);
+        let written = self.write_in_partition(&key, record).await;
+        self.key = key;
+        match written {
             Err(e) if !matches!(e, Error::Value { .. } | Error::Null { .. }) => {
                 self.broken = Some(e.clone());
                 Err(e)
@@ -143,38 +147,39 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         Ok(())
     }
 
-    async fn write_in_partition(&mut self, record: &T) -> Result<()> {
+    /// Writes `record` into the object of directory `key`: one lookup for
+    /// a partition already open (the common case).
+    async fn write_in_partition(&mut self, key: &str, record: &T) -> Result<()> {
         self.clock += 1;
-        if !self.open.contains_key(&self.key) {
-            if self.open.len() >= self.max_open {
-                let oldest = self.open.iter().min_by_key(|(_, o)| o.used).map(|(k, _)| k.clone());
-                if let Some(key) = oldest {
-                    self.close(&key).await?;
+        let object = match self.open.get_mut(key) {
+            Some(object) => object,
+            None => {
+                if self.open.len() >= self.max_open {
+                    let oldest = self.open.iter().min_by_key(|(_, o)| o.used).map(|(k, _)| k.clone());
+                    if let Some(oldest) = oldest {
+                        self.close(&oldest).await?;
+                    }
                 }
+                let object = self.create(key).await?;
+                self.open.entry(key.to_owned()).or_insert(object)
             }
-            let object = self.create().await?;
-            self.open.insert(self.key.clone(), object);
-        }
-        let key = self.key.clone();
-        let Some(object) = self.open.get_mut(&key) else {
-            return Err(Error::bug(crate::error::Location::default(), "a partition's object vanished"));
         };
         object.used = self.clock;
         object.writer.write(record).await?;
         let full = object.writer.rows_written() >= self.max_rows
             || (self.max_bytes != u64::MAX && object.writer.bytes_written() >= self.max_bytes);
         if full {
-            self.close(&key).await?;
+            self.close(key).await?;
         }
         Ok(())
     }
 
-    /// A new object in the current record's directory.
-    async fn create(&mut self) -> Result<OpenObject<T>> {
+    /// A new object in directory `key`.
+    async fn create(&mut self, key: &str) -> Result<OpenObject<T>> {
         let name = format!("part-{:05}-{}.parquet", self.sequence, self.writer_id);
         self.sequence += 1;
-        let relative = PathBuf::from(&self.key).join(&name);
-        let path = self.object_path(&format!("{}/{name}", self.key))?;
+        let relative = PathBuf::from(key).join(&name);
+        let path = self.object_path(&format!("{key}/{name}"))?;
         let builder = (self.settings)(ParquetWriter::<T, Vec<u8>>::builder()).threads(1).omitting(self.omitted.clone());
         let writer = StoreWriter::create(self.store.clone(), &path, builder).await?;
         Ok(OpenObject { relative, writer, used: 0 })

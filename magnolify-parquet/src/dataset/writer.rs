@@ -312,20 +312,20 @@ impl<T: OwnedRecord> Shard<T> {
 
     fn write_unchecked(&mut self, key: &str, record: &T) -> Result<()> {
         self.clock += 1;
-        if !self.open.contains_key(key) {
-            if self.open.len() >= self.max_open {
-                self.close_least_recent()?;
+        // One lookup for a partition already open (the common case).
+        let full = match self.open.get_mut(key) {
+            Some(file) => write_into(file, record, self.clock, &self.files)?,
+            None => {
+                if self.open.len() >= self.max_open {
+                    self.close_least_recent()?;
+                }
+                let (path, writer) = self.files.create(key)?;
+                let mut file = OpenFile { path, writer, used: 0 };
+                let written = write_into(&mut file, record, self.clock, &self.files);
+                self.open.insert(key.to_owned(), file);
+                written?
             }
-            let (path, writer) = self.files.create(key)?;
-            self.open.insert(key.to_owned(), OpenFile { path, writer, used: 0 });
-        }
-        let Some(file) = self.open.get_mut(key) else {
-            return Err(Error::bug(Location::default(), "a partition's file vanished"));
         };
-        file.used = self.clock;
-        file.writer.write(record)?;
-        let full = file.writer.rows_written() >= self.files.max_rows
-            || (self.files.max_bytes != u64::MAX && file.writer.bytes_written() >= self.files.max_bytes);
         if full {
             self.close(key)?;
         }
@@ -503,7 +503,16 @@ fn joined(thread: JoinHandle<Result<CommitSummary>>) -> Result<CommitSummary> {
     thread.join().unwrap_or_else(|_| Err(Error::bug(Location::default(), "a writing thread panicked")))
 }
 
-fn in_dir(path: &Path, e: std::io::Error) -> Error {
+/// Writes `record` into `file` (used at `clock`); whether the file is full.
+fn write_into<T: OwnedRecord>(file: &mut OpenFile<T>, record: &T, clock: u64, files: &Files<T>) -> Result<bool> {
+    file.used = clock;
+    file.writer.write(record)?;
+    Ok(file.writer.rows_written() >= files.max_rows
+        || (files.max_bytes != u64::MAX && file.writer.bytes_written() >= files.max_bytes))
+}
+
+/// An I/O error at `path`.
+pub(super) fn in_dir(path: &Path, e: std::io::Error) -> Error {
     Error::from(e).in_file(&Some(Arc::from(path)))
 }
 
