@@ -141,7 +141,7 @@ impl AvroConverter {
     /// else with one derived from its Parquet schema (see [`avro_schema_of`]).
     ///
     /// It takes the metadata of the hardened footer reader
-    /// (`ParquetReader::builder(file)?.metadata()`), never a footer the
+    /// (`ReaderBuilder::new(file)?.metadata()`), never a footer the
     /// `parquet` crate decoded unchecked.
     pub fn for_file(metadata: &CheckedMetadata, options: AvroOptions) -> Result<Self> {
         let file = metadata.file_metadata();

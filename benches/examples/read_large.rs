@@ -17,21 +17,21 @@ use std::time::Instant;
 
 use benches::nested::{stream, Nested};
 use benches::SEED;
-use magnolify_parquet::ReaderBuilder;
+use magnolify_parquet::{ReadOptions, ReaderBuilder};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args.next().map_or_else(benches::large_file_path, PathBuf::from);
     let builder = ReaderBuilder::open(&path)?;
-    let builder = match args.next() {
-        Some(n) => builder.with_threads(n.parse()?),
-        None => builder,
+    let options = match args.next() {
+        Some(n) => ReadOptions::default().threads(n.parse()?),
+        None => ReadOptions::default(),
     };
     let meta = builder.metadata().clone();
     let started = Instant::now();
     let mut expected = stream(SEED);
     let mut records = 0u64;
-    for record in builder.build::<Nested>()? {
+    for record in builder.build::<Nested>(options)? {
         let record = record?;
         if Some(&record) != expected.next().as_ref() {
             return Err(format!("record {records} differs from the one written").into());

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use magnolify_parquet::dataset::{CommitSummary, DatasetReader, DatasetWriter};
 use magnolify_parquet::parquet::basic::Compression;
-use magnolify_parquet::ParquetType;
+use magnolify_parquet::{ParquetType, ReadOptions};
 use test_kit::rng::XorShift;
 
 /// Records written and read per op.
@@ -60,7 +60,7 @@ pub fn write(root: &Path, rides: &[Ride], threads: usize, open: usize) -> magnol
 
 /// Reads every ride of the dataset at `root` on `threads` threads, in path order.
 pub fn read(root: &Path, threads: usize) -> magnolify_parquet::Result<Vec<Ride>> {
-    DatasetReader::builder(root)?.with_threads(threads).build()?.collect()
+    DatasetReader::builder(root)?.build(ReadOptions::default().threads(threads))?.collect()
 }
 
 /// A fresh directory for one dataset, under the system's temporary directory.

@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 use magnolify_parquet::parquet::basic::Compression;
-use magnolify_parquet::{OwnedRecord, ParquetRead, ParquetReader, ParquetRecord, ParquetWriter};
+use magnolify_parquet::{OwnedRecord, ParquetRead, ParquetRecord, ParquetWriter, ReadOptions, ReaderBuilder};
 
 /// Writes `records` into a file in memory, pages in `compression`.
 pub fn write<T: OwnedRecord>(
@@ -23,5 +23,5 @@ pub fn read<T: ParquetRecord + ParquetRead + Send + 'static>(
     file: Bytes,
     threads: usize,
 ) -> magnolify_parquet::Result<Vec<T>> {
-    ParquetReader::builder(file)?.with_threads(threads).build::<T>()?.collect()
+    ReaderBuilder::new(file)?.build::<T>(ReadOptions::default().threads(threads))?.collect()
 }

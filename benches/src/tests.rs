@@ -9,7 +9,7 @@ use magnolify_parquet::convert::RecordSchema;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::properties::WriterProperties;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
-use magnolify_parquet::{schema, OwnedRecord, ParquetReader, ParquetRecord, ParquetWriter};
+use magnolify_parquet::{schema, OwnedRecord, ParquetReader, ParquetRecord, ParquetWriter, ReadOptions};
 
 use crate::flat::{self, Flat, FlatRequired, FLAT_MESSAGE};
 use crate::nested::{self, Nested, NESTED_MESSAGE};
@@ -191,12 +191,14 @@ fn filter_queries_read_only_the_row_groups_with_matches() {
     for (name, query) in [("range", trips::range_query(&records)), ("rider", trips::rider_query(&records))] {
         let expected: Vec<&trips::Trip> = records.iter().filter(|t| query.test(t)).collect();
         let groups_with_matches = records.chunks(per_group).filter(|group| group.iter().any(|t| query.test(t))).count();
-        let mut reader =
-            magnolify_parquet::ParquetReader::builder(file.clone()).unwrap().build_filtered(query).unwrap();
+        let mut reader = magnolify_parquet::ReaderBuilder::new(file.clone())
+            .unwrap()
+            .build(ReadOptions::default().filter(query))
+            .unwrap();
         let got: Vec<trips::Trip> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         assert!(got.iter().eq(expected.iter().copied()), "{name}: {} records, expected {}", got.len(), expected.len());
-        let counts = reader.filter_counts();
-        let meta = magnolify_parquet::ParquetReader::builder(file.clone()).unwrap().metadata().shared().clone();
+        let counts = reader.counts();
+        let meta = magnolify_parquet::ReaderBuilder::new(file.clone()).unwrap().metadata().shared().clone();
         let all_bytes: i64 = meta.row_groups().iter().map(|g| g.compressed_size()).sum();
         assert_eq!((counts.column_bytes_read + counts.column_bytes_skipped) as i64, all_bytes, "{name}");
         // One data page per column chunk here: the 5 columns' pages of the

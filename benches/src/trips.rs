@@ -7,7 +7,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use magnolify_parquet::filter::Predicate;
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
-use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 
 use test_kit::rng::XorShift;
 
@@ -86,9 +86,10 @@ pub fn rider_query(trips: &[Trip]) -> Predicate<Trip> {
 /// Reads the records of `file` that pass `predicate` (all with `None`), on
 /// one thread.
 pub fn read(file: Bytes, predicate: Option<Predicate<Trip>>) -> magnolify_parquet::Result<Vec<Trip>> {
-    let builder = ParquetReader::builder(file)?.with_threads(1);
-    match predicate {
-        Some(p) => builder.build_filtered(p)?.collect(),
-        None => builder.build::<Trip>()?.collect(),
-    }
+    let options = ReadOptions::default().threads(1);
+    let options = match predicate {
+        Some(p) => options.filter(p),
+        None => options,
+    };
+    ReaderBuilder::new(file)?.build(options)?.collect()
 }

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use avro_baseline::{AvroConverter, AvroOptions};
 use libfuzzer_sys::fuzz_target;
-use magnolify_parquet::ParquetReader;
+use magnolify_parquet::{ParquetReader, ReaderBuilder};
 use magnolify_parquet_fuzz::{avro_converter, install_panic_hook, read_all};
 
 static CONVERTER: OnceLock<AvroConverter> = OnceLock::new();
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
     read_all(CONVERTER.get_or_init(avro_converter).clone(), file.clone());
     // The footer is read through the library's checks before the Avro
     // converter sees its schema.
-    let Ok(probe) = ParquetReader::builder(file.clone()) else { return };
+    let Ok(probe) = ReaderBuilder::new(file.clone()) else { return };
     // apache-avro 0.21 panics on some invalid names in schema JSON
     // (apache/avro-rs#496, #547), which `for_file` parses from the footer's
     // `parquet.avro.schema`; such a panic is caught here until avro-baseline

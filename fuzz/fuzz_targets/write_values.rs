@@ -20,7 +20,7 @@ use libfuzzer_sys::arbitrary::{self, Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 use magnolify_parquet_fuzz::install_panic_hook;
 use rust_decimal::Decimal;
 use uuid::Uuid;
@@ -235,8 +235,8 @@ fuzz_target!(|input: (Settings, Vec<Values>)| {
         }
     }
     let file = bytes::Bytes::from(writer.into_inner().unwrap_or_else(|e| panic!("closing with {settings:?}: {e}")));
-    let back: Vec<Values> = ParquetReader::builder(file)
-        .and_then(|b| b.with_threads(settings.threads).build())
+    let back: Vec<Values> = ReaderBuilder::new(file)
+        .and_then(|b| b.build(ReadOptions::default().threads(settings.threads)))
         .and_then(|r| r.collect())
         .unwrap_or_else(|e| panic!("reading back what {settings:?} wrote: {e}"));
     assert!(same(&back, &accepted), "{settings:?}: read back {back:?}, wrote {accepted:?}");

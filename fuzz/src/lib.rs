@@ -21,7 +21,7 @@ use magnolify_parquet::convert::RecordRead;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
-use magnolify_parquet::{ListLayout, ParquetReader, ParquetType, ParquetWriter, Result, WriterBuilder};
+use magnolify_parquet::{ListLayout, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, Result, WriterBuilder};
 
 /// Largest page the fuzzed reader accepts: small, so that no input makes a
 /// run allocate near libFuzzer's 2 GiB limit.
@@ -58,9 +58,9 @@ pub fn read_all<C: RecordRead + Send + Sync + 'static, R: ChunkReader + 'static>
 where
     C::Record: Send + 'static,
 {
-    let Ok(builder) = ParquetReader::builder(file) else { return 0 };
-    let builder = builder.with_max_page_bytes(MAX_PAGE_BYTES).with_max_levels(MAX_LEVELS).with_batch_size(BATCH);
-    let Ok(reader) = builder.build_with(converter) else { return 0 };
+    let Ok(builder) = ReaderBuilder::new(file) else { return 0 };
+    let options = ReadOptions::default().max_page_bytes(MAX_PAGE_BYTES).max_levels(MAX_LEVELS).batch_size(BATCH);
+    let Ok(reader) = builder.build_with(converter, options) else { return 0 };
     let mut n = 0;
     for record in reader {
         match record {

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::Path;
 
 use magnolify_parquet::convert::{Annotation, FileNode, ListLevels, Presence, RecordRead, RecordSource, Resolver};
-use magnolify_parquet::{Result, TimeUnit};
+use magnolify_parquet::{ReadOptions, Result, TimeUnit};
 use parquet::basic::{Repetition, Type as Physical};
 use parquet::schema::types::{SchemaDescriptor, Type};
 use serde_json::{Map, Value};
@@ -484,7 +484,9 @@ pub fn print(
         return Err(CliError::other(path, CatError::UnknownColumn { column, columns }));
     }
     let batch = limit.map_or(1024, |n| n.clamp(1, 1024) as usize);
-    let reader = builder.with_batch_size(batch).build_with(converter).map_err(|e| CliError::records(path, &e))?;
+    let reader = builder
+        .build_with(converter, ReadOptions::default().batch_size(batch))
+        .map_err(|e| CliError::records(path, &e))?;
     let stdout = Path::new("<stdout>");
     let mut printed = 0u64;
     for record in reader.take(limit.map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX))) {

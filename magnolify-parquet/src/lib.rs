@@ -81,7 +81,7 @@ pub use error::{Error, Location, Result};
 pub use field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
 pub use file::{AtomicFile, CheckedMetadata, ParquetReader, ParquetWriter, ReaderBuilder, WriterBuilder};
 pub use options::{BloomFilterSpec, DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, TimeUnit};
-pub use read::Resolved;
+pub use read::{ReadOptions, Resolved};
 pub use record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordSchema, RecordWrite, DOCS_KEY};
 pub use types::ListElement;
 

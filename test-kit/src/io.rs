@@ -6,7 +6,9 @@ use magnolify_parquet::convert::RecordRead;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::metadata::ParquetMetaData;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
-use magnolify_parquet::{Derived, Error, OwnedRecord, ParquetReader, ParquetWriter, Result, WriterBuilder};
+use magnolify_parquet::{
+    Derived, Error, OwnedRecord, ParquetReader, ParquetWriter, ReadOptions, ReaderBuilder, Result, WriterBuilder,
+};
 
 /// Writes `rows` into a page store and reads them back.
 pub fn via_store<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
@@ -77,15 +79,15 @@ where
     C: RecordRead + Send + Sync + 'static,
     C::Record: Send + 'static,
 {
-    let builder = match ParquetReader::builder(file) {
+    let builder = match ReaderBuilder::new(file) {
         Ok(b) => b,
         Err(e) => return (Vec::new(), Some(e)),
     };
-    let builder = match batch {
-        Some(n) => builder.with_batch_size(n),
-        None => builder,
+    let options = match batch {
+        Some(n) => ReadOptions::default().batch_size(n),
+        None => ReadOptions::default(),
     };
-    match builder.build_with(converter) {
+    match builder.build_with(converter, options) {
         Ok(reader) => until_error(reader),
         Err(e) => (Vec::new(), Some(e)),
     }

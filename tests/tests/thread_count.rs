@@ -6,7 +6,7 @@
 
 #![cfg(target_os = "linux")]
 
-use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 struct Row {
@@ -51,8 +51,8 @@ fn one_thread_starts_none_and_n_threads_start_their_share() {
         assert_eq!(settles_at(0), 0, "after a writer with {threads} threads");
     }
     for (threads, readers) in [(1, 0), (2, 2), (4, 4)] {
-        let builder = ParquetReader::builder(files[0].clone()).unwrap().with_threads(threads).with_batch_size(10);
-        let mut reader = builder.build::<Row>().unwrap();
+        let options = ReadOptions::default().threads(threads).batch_size(10);
+        let mut reader = ReaderBuilder::new(files[0].clone()).unwrap().build::<Row>(options).unwrap();
         assert_eq!(reader.next().unwrap().unwrap(), rows[0]);
         assert_eq!(library_threads(), readers, "a reader with {threads} threads, reading");
         drop(reader);

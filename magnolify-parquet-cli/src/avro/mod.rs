@@ -23,7 +23,7 @@ use std::sync::Once;
 use apache_avro::types::Value;
 use apache_avro::{Codec, DeflateSettings, Reader, ZstandardSettings};
 use avro_baseline::{AvroConverter, AvroOptions};
-use magnolify_parquet::{ListLayout, WriterBuilder};
+use magnolify_parquet::{ListLayout, ReadOptions, WriterBuilder};
 use parquet::basic::{Compression, GzipLevel, ZstdLevel};
 
 use crate::error::CliError;
@@ -148,7 +148,7 @@ pub fn parquet_to_avro(
         .map_err(|e| CliError::other(input, e))?
         .map_err(|e| CliError::records(input, &e))?;
     let schema = converter.avro_schema().clone();
-    let reader = builder.build_with(converter).map_err(|e| CliError::records(input, &e))?;
+    let reader = builder.build_with(converter, ReadOptions::default()).map_err(|e| CliError::records(input, &e))?;
 
     let temp = Partial::create(output).map_err(|e| CliError::io(output, e))?;
     let out_error = |message: String| CliError::other(output, message);

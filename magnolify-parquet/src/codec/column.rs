@@ -332,7 +332,7 @@ impl ColumnDecoder {
             }
             None => Err(format!(
                 "one batch of records needs more than {} levels of this column (a giant or corrupt record); \
-                 raise ReaderBuilder::with_max_levels if the file is sound",
+                 raise ReadOptions::max_levels if the file is sound",
                 self.max_levels
             )),
         }

@@ -13,6 +13,7 @@
 //! Partition fields are top-level fields of booleans, integers, strings
 //! (or unit enums read as strings) or dates; see [`PartitionValue`].
 
+mod constant_columns;
 mod discover;
 mod hive;
 mod partitioner;
@@ -28,7 +29,7 @@ pub use discover::DatasetFile;
 pub use hive::NULL_PARTITION;
 pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
 #[cfg(feature = "object_store")]
-pub use store_reader::{StoreDataset, StoreDatasetBuilder};
+pub use store_reader::{StoreDatasetReader, StoreDatasetReaderBuilder};
 #[cfg(feature = "object_store")]
 pub use store_writer::StoreDatasetWriter;
 pub use value::PartitionValue;

@@ -12,25 +12,26 @@ use std::thread::JoinHandle;
 
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type, TypePtr};
 
+use super::constant_columns::ConstantColumns;
 use super::discover::{discover, DatasetFile};
 use super::value::plain_value;
 use crate::error::{Error, Location, Result};
 use crate::file::{ParquetReader, ReaderBuilder};
 use crate::filter::{constants_may_pass, FilterCounts, Predicate};
+use crate::read::ReadOptions;
 use crate::record::OwnedRecord;
 
 /// Records a reading thread hands over at once.
 const CHUNK: usize = 1024;
 
-/// Settings of a [`DatasetReader`], over the files found at its root;
-/// made by [`DatasetReader::builder`].
+/// The reader of a dataset, over the files found at its root; made by
+/// [`DatasetReader::builder`], the reader then built with its
+/// [`ReadOptions`].
 pub struct DatasetReaderBuilder<T> {
     root: PathBuf,
     files: Vec<DatasetFile>,
-    predicate: Option<Predicate<T>>,
-    threads: usize,
     ordered: bool,
-    batch_size: usize,
+    _records: std::marker::PhantomData<fn() -> T>,
 }
 
 /// What a [`DatasetReader`] read and skipped so far.
@@ -40,7 +41,7 @@ pub struct DatasetCounts {
     pub files_skipped: usize,
     /// Files read to their end.
     pub files_read: usize,
-    /// What the predicate did inside the files read (their counts added up).
+    /// What the readers of the files read did (their counts added up).
     pub filter: FilterCounts,
 }
 
@@ -48,23 +49,6 @@ impl<T: OwnedRecord> DatasetReaderBuilder<T> {
     /// The files found, sorted by path, with their partition values.
     pub fn files(&self) -> &[DatasetFile] {
         &self.files
-    }
-
-    /// Reads only the records that pass `predicate`: files whose partition
-    /// values rule out every record are not opened, and inside the others
-    /// row groups and pages are skipped as
-    /// [`ReaderBuilder::build_filtered`] skips them.
-    pub fn filter(mut self, predicate: Predicate<T>) -> Self {
-        self.predicate = Some(predicate);
-        self
-    }
-
-    /// Threads that read (default: the machine's available parallelism).
-    /// With several files, each thread reads one file at a time; with one
-    /// file, its reader gets them all.
-    pub fn with_threads(mut self, threads: usize) -> Self {
-        self.threads = threads.max(1);
-        self
     }
 
     /// Records come in whatever order the threads finish them (default:
@@ -75,27 +59,40 @@ impl<T: OwnedRecord> DatasetReaderBuilder<T> {
         self
     }
 
-    /// Records decoded at once in each file (default 1024).
-    pub fn with_batch_size(mut self, records: usize) -> Self {
-        self.batch_size = records.max(1);
-        self
-    }
-
-    /// The reader. The partition values of every file are parsed into
-    /// their fields' types here: a directory whose value does not fit its
-    /// field is an error naming it.
-    pub fn build(self) -> Result<DatasetReader<T>> {
-        let (plans, skipped) = plan(self.files, self.predicate.as_ref())?;
+    /// The reader, with `options`: with a predicate, files whose partition
+    /// values rule out every record are not opened, and inside the others
+    /// row groups and pages are skipped as a file's reader skips them. With
+    /// several files and threads, each thread reads one file at a time;
+    /// with one file, its reader gets them all.
+    ///
+    /// The partition values of every file are parsed into their fields'
+    /// types here: a directory whose value does not fit its field is an
+    /// error naming it. Options that choose row groups are refused: the
+    /// files' row groups differ.
+    pub fn build(self, options: ReadOptions<T>) -> Result<DatasetReader<T>> {
+        refuse_row_groups(&options)?;
+        let (plans, skipped) = plan(self.files, options.filter.as_ref())?;
         let plans: Vec<FilePlan> =
             plans.into_iter().map(|(file, constants)| FilePlan { path: file.path, constants }).collect();
-        let settings = Arc::new(Settings { predicate: self.predicate, batch_size: self.batch_size });
         let counts = DatasetCounts { files_skipped: skipped, ..DatasetCounts::default() };
-        let inner = if self.threads == 1 || plans.len() <= 1 {
-            Inner::Sequential { plans: plans.into_iter().collect(), current: None, threads: self.threads, settings }
+        let threads = options.threads;
+        let inner = if threads == 1 || plans.len() <= 1 {
+            Inner::Sequential { plans: plans.into_iter().collect(), current: None, options: Arc::new(options) }
         } else {
-            Inner::Parallel(Parallel::start(plans, settings, self.threads, self.ordered)?)
+            Inner::Parallel(Parallel::start(plans, Arc::new(options.threads(1)), threads, self.ordered)?)
         };
         Ok(DatasetReader { inner, counts, done: false, _root: self.root })
+    }
+}
+
+/// A dataset's readers choose no row groups: each file has its own.
+pub(crate) fn refuse_row_groups<T>(options: &ReadOptions<T>) -> Result<()> {
+    match options.row_groups {
+        Some(_) => Err(Error::argument(
+            "ReadOptions::row_groups chooses row groups of one file, and a dataset's files differ: \
+             leave it unset, or read one file with ReaderBuilder",
+        )),
+        None => Ok(()),
     }
 }
 
@@ -158,13 +155,6 @@ pub(crate) fn plan<T: OwnedRecord>(
     Ok((plans, skipped))
 }
 
-/// The constants of a file whose own schema is `stored`: a field the file
-/// stores itself is read from the file.
-pub(crate) fn not_stored(stored: &SchemaDescriptor, constants: Vec<Constant>) -> Vec<Constant> {
-    let names = stored.root_schema().get_fields();
-    constants.into_iter().filter(|(f, _)| !names.iter().any(|s| s.name() == f.name())).collect()
-}
-
 /// The columns of the partition fields `fields` of `message`.
 fn partition_columns(message: &Type, fields: &[TypePtr]) -> Result<Vec<ColumnDescPtr>> {
     if fields.is_empty() {
@@ -184,22 +174,12 @@ struct FilePlan {
     constants: Vec<Constant>,
 }
 
-/// What every file's reader is built with.
-struct Settings<T> {
-    predicate: Option<Predicate<T>>,
-    batch_size: usize,
-}
-
 impl FilePlan {
-    fn open<T: OwnedRecord>(self, settings: &Settings<T>, threads: usize) -> Result<ParquetReader<T, File>> {
-        let builder = ReaderBuilder::open(&self.path)?.with_batch_size(settings.batch_size).with_threads(threads);
-        let constants = not_stored(builder.metadata().schema(), self.constants);
+    fn open<T: OwnedRecord>(self, options: &ReadOptions<T>) -> Result<ParquetReader<T, File>> {
+        let builder = ReaderBuilder::open(&self.path)?;
         let located = |e: Error| e.in_file(&Some(Arc::from(self.path.as_path())));
-        let builder = builder.with_constant_columns(constants).map_err(located)?;
-        match &settings.predicate {
-            Some(p) => builder.build_filtered(p.clone()),
-            None => builder.build(),
-        }
+        let layer = ConstantColumns::layer(builder.metadata().schema(), self.constants).map_err(located)?;
+        builder.with_layer(layer).build(options.clone())
     }
 }
 
@@ -214,7 +194,7 @@ impl FilePlan {
 ///
 /// ```
 /// use magnolify_parquet::dataset::{DatasetReader, DatasetWriter};
-/// use magnolify_parquet::ParquetType;
+/// use magnolify_parquet::{ParquetType, ReadOptions};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
 /// struct Sale { region: String, year: i32, amount: u64 }
@@ -228,7 +208,7 @@ impl FilePlan {
 /// w.commit()?;
 ///
 /// // Only the files under year=2022 are opened.
-/// let mut reader = DatasetReader::builder(&dir)?.filter(f.year.eq(2022)).build()?;
+/// let mut reader = DatasetReader::builder(&dir)?.build(ReadOptions::default().filter(f.year.eq(2022)))?;
 /// let amounts: Vec<u64> = reader.by_ref().map(|s| s.map(|s| s.amount)).collect::<Result<_, _>>()?;
 /// // By path: region=east, then north, then south.
 /// assert_eq!(amounts, [20, 23, 26, 29, 21, 24, 27, 22, 25, 28]);
@@ -248,14 +228,7 @@ impl<T: OwnedRecord> DatasetReader<T> {
     pub fn builder(root: impl AsRef<Path>) -> Result<DatasetReaderBuilder<T>> {
         let root = root.as_ref().to_owned();
         let files = discover(&root)?;
-        Ok(DatasetReaderBuilder {
-            root,
-            files,
-            predicate: None,
-            threads: crate::read::default_threads(),
-            ordered: true,
-            batch_size: crate::read::DEFAULT_BATCH_SIZE,
-        })
+        Ok(DatasetReaderBuilder { root, files, ordered: true, _records: std::marker::PhantomData })
     }
 
     /// What was read and skipped so far (all of it once the reader has ended).
@@ -268,8 +241,7 @@ enum Inner<T: OwnedRecord> {
     Sequential {
         plans: std::collections::VecDeque<FilePlan>,
         current: Option<Box<ParquetReader<T, File>>>,
-        threads: usize,
-        settings: Arc<Settings<T>>,
+        options: Arc<ReadOptions<T>>,
     },
     Parallel(Parallel<T>),
 }
@@ -282,19 +254,19 @@ impl<T: OwnedRecord> Iterator for DatasetReader<T> {
             return None;
         }
         let next = match &mut self.inner {
-            Inner::Sequential { plans, current, threads, settings } => loop {
+            Inner::Sequential { plans, current, options } => loop {
                 if let Some(reader) = current {
                     match reader.next() {
                         Some(record) => break Some(record),
                         None => {
                             self.counts.files_read += 1;
-                            self.counts.filter += reader.filter_counts();
+                            self.counts.filter += reader.counts();
                             *current = None;
                         }
                     }
                 }
                 let Some(plan) = plans.pop_front() else { break None };
-                match plan.open(settings, *threads) {
+                match plan.open(options) {
                     Ok(reader) => *current = Some(Box::new(reader)),
                     Err(e) => break Some(Err(e)),
                 }
@@ -334,7 +306,7 @@ struct Parallel<T> {
 }
 
 impl<T: OwnedRecord> Parallel<T> {
-    fn start(plans: Vec<FilePlan>, settings: Arc<Settings<T>>, threads: usize, ordered: bool) -> Result<Self> {
+    fn start(plans: Vec<FilePlan>, options: Arc<ReadOptions<T>>, threads: usize, ordered: bool) -> Result<Self> {
         let threads = threads.min(plans.len());
         let (senders, receivers): (Vec<_>, std::collections::VecDeque<_>) = match ordered {
             true => plans.iter().map(|_| sync_channel::<Message<T>>(4)).unzip(),
@@ -349,7 +321,7 @@ impl<T: OwnedRecord> Parallel<T> {
         let stop = Arc::new(AtomicBool::new(false));
         let mut handles = Vec::with_capacity(threads);
         for i in 0..threads {
-            let (work, next, stop, settings) = (work.clone(), next.clone(), stop.clone(), settings.clone());
+            let (work, next, stop, options) = (work.clone(), next.clone(), stop.clone(), options.clone());
             let handle = std::thread::Builder::new()
                 .name(format!("magnolify-parquet dataset read {i}"))
                 .spawn(move || loop {
@@ -361,7 +333,7 @@ impl<T: OwnedRecord> Parallel<T> {
                     }
                     // A panic (of a type's own `ParquetRead`, say) ends this
                     // file with an error, not a silent end of the records.
-                    let read = catch_unwind(AssertUnwindSafe(|| read_file(plan, &settings, &send)));
+                    let read = catch_unwind(AssertUnwindSafe(|| read_file(plan, &options, &send)));
                     let ok = read.unwrap_or_else(|_| {
                         let _ = send.send(Message::Failed(Error::bug(Location::default(), "reading a file panicked")));
                         false
@@ -415,8 +387,8 @@ impl<T> Drop for Parallel<T> {
 
 /// Reads one file into `send`, a chunk at a time; `false` when the reader
 /// is gone or the file failed.
-fn read_file<T: OwnedRecord>(plan: FilePlan, settings: &Settings<T>, send: &SyncSender<Message<T>>) -> bool {
-    let mut reader = match plan.open(settings, 1) {
+fn read_file<T: OwnedRecord>(plan: FilePlan, options: &ReadOptions<T>, send: &SyncSender<Message<T>>) -> bool {
+    let mut reader = match plan.open(options) {
         Ok(reader) => reader,
         Err(e) => {
             let _ = send.send(Message::Failed(e));
@@ -439,5 +411,5 @@ fn read_file<T: OwnedRecord>(plan: FilePlan, settings: &Settings<T>, send: &Sync
             return false;
         }
     }
-    send.send(Message::Records(chunk)).is_ok() && send.send(Message::Done(reader.filter_counts())).is_ok()
+    send.send(Message::Records(chunk)).is_ok() && send.send(Message::Done(reader.counts())).is_ok()
 }

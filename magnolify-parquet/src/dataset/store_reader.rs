@@ -10,47 +10,47 @@ use futures_util::TryStreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::ObjectStore;
 
+use super::constant_columns::ConstantColumns;
 use super::discover::{partitioned, DatasetFile};
-use super::reader::{not_stored, plan, DatasetCounts, PlannedFile};
+use super::reader::{plan, refuse_row_groups, DatasetCounts, PlannedFile};
 use crate::error::Result;
 use crate::file::ParquetReader;
-use crate::filter::Predicate;
+use crate::read::ReadOptions;
 use crate::record::OwnedRecord;
 use crate::store::{object_file, store_error, FetchedRanges, StoreReaderBuilder};
 
-/// The files of a dataset under a prefix of a store, found by listing it;
-/// made by [`StoreDataset::open`].
-pub struct StoreDatasetBuilder<T> {
+/// The reader of a dataset under a prefix of a store, over the objects
+/// found by listing it; made by [`StoreDatasetReader::builder`], the reader
+/// then built with its [`ReadOptions`].
+pub struct StoreDatasetReaderBuilder<T> {
     store: Arc<dyn ObjectStore>,
     prefix: ObjectPath,
     files: Vec<DatasetFile>,
-    predicate: Option<Predicate<T>>,
+    _records: std::marker::PhantomData<fn() -> T>,
 }
 
-impl<T: OwnedRecord> StoreDatasetBuilder<T> {
+impl<T: OwnedRecord> StoreDatasetReaderBuilder<T> {
     /// The objects found, sorted by path, with their partition values
     /// (`path` is the object's location).
     pub fn files(&self) -> &[DatasetFile] {
         &self.files
     }
 
-    /// Reads only the records that pass `predicate`: objects whose
+    /// The reader, with `options`: with a predicate, objects whose
     /// partition values rule out every record are not fetched, and in the
-    /// others only the row groups their statistics leave.
-    pub fn filter(mut self, predicate: Predicate<T>) -> Self {
-        self.predicate = Some(predicate);
-        self
-    }
-
-    /// The reader. The partition values of every object are parsed into
-    /// their fields' types here.
-    pub fn build(self) -> Result<StoreDataset<T>> {
-        let (plans, skipped) = plan(self.files, self.predicate.as_ref())?;
-        Ok(StoreDataset {
+    /// others only what a file's reader would read. The partition values of
+    /// every object are parsed into their fields' types here. Options that
+    /// choose row groups are refused: the objects' row groups differ.
+    pub fn build(self, options: ReadOptions<T>) -> Result<StoreDatasetReader<T>> {
+        refuse_row_groups(&options)?;
+        let (plans, skipped) = plan(self.files, options.filter.as_ref())?;
+        Ok(StoreDatasetReader {
             store: self.store,
             plans: plans.into(),
-            predicate: self.predicate,
+            options,
+            current: None,
             counts: DatasetCounts { files_skipped: skipped, ..DatasetCounts::default() },
+            done: false,
             _prefix: self.prefix,
         })
     }
@@ -58,16 +58,16 @@ impl<T: OwnedRecord> StoreDatasetBuilder<T> {
 
 /// Reads a Hive-partitioned dataset under a prefix of an object store (as
 /// [`DatasetReader`](crate::dataset::DatasetReader) reads one on disk), one
-/// object at a time: [`next_file`](Self::next_file) fetches the next
-/// object's footer and the chunks its records need and returns the reader
-/// of its records, partition fields included.
+/// object at a time: [`next`](Self::next) fetches an object's footer and the
+/// chunks its records need when it reaches it, and returns its records,
+/// partition fields included, in order of the objects' paths.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// use std::sync::Arc;
-/// use magnolify_parquet::dataset::StoreDataset;
+/// use magnolify_parquet::dataset::StoreDatasetReader;
 /// use magnolify_parquet::store::StoreWriter;
-/// use magnolify_parquet::{ParquetType, ParquetWriter};
+/// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions};
 /// use object_store::{memory::InMemory, path::Path};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
@@ -83,29 +83,33 @@ impl<T: OwnedRecord> StoreDatasetBuilder<T> {
 ///     w.close().await?;
 /// }
 /// let f = Sensed::fields();
-/// let mut dataset = StoreDataset::open(store, &Path::from("readings")).await?.filter(f.sensor.eq("b".into())).build()?;
+/// let options = ReadOptions::default().filter(f.sensor.eq("b".into()));
+/// let mut dataset = StoreDatasetReader::builder(store, &Path::from("readings")).await?.build(options)?;
 /// let mut all = Vec::new();
-/// while let Some(file) = dataset.next_file().await {
-///     all.extend(file?.collect::<Result<Vec<_>, _>>()?);
+/// while let Some(record) = dataset.next().await {
+///     all.push(record?);
 /// }
 /// assert_eq!(all, [Sensed { sensor: "b".into(), value: 2.0 }]);
 /// assert_eq!((dataset.counts().files_read, dataset.counts().files_skipped), (1, 1));
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// # }).unwrap();
 /// ```
-pub struct StoreDataset<T> {
+pub struct StoreDatasetReader<T: OwnedRecord> {
     store: Arc<dyn ObjectStore>,
     plans: VecDeque<PlannedFile>,
-    predicate: Option<Predicate<T>>,
+    options: ReadOptions<T>,
+    /// The reader of the object being read.
+    current: Option<Box<ParquetReader<T, FetchedRanges>>>,
     counts: DatasetCounts,
+    done: bool,
     _prefix: ObjectPath,
 }
 
-impl<T: OwnedRecord> StoreDataset<T> {
-    /// Lists the objects under `prefix`: objects with a hidden name in their
-    /// path under the prefix (see [`DatasetReader`](super::DatasetReader))
-    /// are left out.
-    pub async fn open(store: Arc<dyn ObjectStore>, prefix: &ObjectPath) -> Result<StoreDatasetBuilder<T>> {
+impl<T: OwnedRecord> StoreDatasetReader<T> {
+    /// Lists the objects under `prefix` and returns the builder of a
+    /// reader of them: objects with a hidden name in their path under the
+    /// prefix (see [`DatasetReader`](super::DatasetReader)) are left out.
+    pub async fn builder(store: Arc<dyn ObjectStore>, prefix: &ObjectPath) -> Result<StoreDatasetReaderBuilder<T>> {
         let listed: Vec<_> = store.list(Some(prefix)).try_collect().await.map_err(|e| store_error(prefix, e))?;
         let found = listed
             .into_iter()
@@ -119,37 +123,58 @@ impl<T: OwnedRecord> StoreDataset<T> {
             })
             .collect();
         let files = partitioned(found, prefix.as_ref())?;
-        Ok(StoreDatasetBuilder { store, prefix: prefix.clone(), files, predicate: None })
+        Ok(StoreDatasetReaderBuilder { store, prefix: prefix.clone(), files, _records: std::marker::PhantomData })
     }
 
-    /// The reader of the next object's records (its chunks fetched first);
-    /// `None` after the last.
-    pub async fn next_file(&mut self) -> Option<Result<ParquetReader<T, FetchedRanges>>> {
-        let (file, constants) = self.plans.pop_front()?;
+    /// The next record; `None` after the last. After an error it ends.
+    pub async fn next(&mut self) -> Option<Result<T>> {
+        while !self.done {
+            if let Some(reader) = &mut self.current {
+                match reader.next() {
+                    Some(Err(e)) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                    Some(record) => return Some(record),
+                    None => {
+                        self.counts.files_read += 1;
+                        self.counts.filter += reader.counts();
+                        self.current = None;
+                    }
+                }
+                continue;
+            }
+            let (file, constants) = self.plans.pop_front()?;
+            match self.open(file, constants).await {
+                Ok(reader) => self.current = Some(Box::new(reader)),
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        None
+    }
+
+    /// The reader of one object, its chunks fetched.
+    async fn open(
+        &self,
+        file: DatasetFile,
+        constants: Vec<super::reader::Constant>,
+    ) -> Result<ParquetReader<T, FetchedRanges>> {
         // The location as listed (already encoded: parsed, not encoded again).
-        let path = match ObjectPath::parse(file.path.to_string_lossy().as_ref()) {
-            Ok(path) => path,
-            Err(e) => return Some(Err(crate::Error::argument(format!("object `{}`: {e}", file.path.display())))),
-        };
+        let path = ObjectPath::parse(file.path.to_string_lossy().as_ref())
+            .map_err(|e| crate::Error::argument(format!("object `{}`: {e}", file.path.display())))?;
         let opened = async {
             let builder = StoreReaderBuilder::open(self.store.clone(), &path).await?;
-            let constants = not_stored(builder.metadata().schema(), constants);
-            let builder = builder.with_constant_columns(constants)?;
-            match &self.predicate {
-                Some(p) => builder.build_filtered(p.clone()).await,
-                None => builder.build().await,
-            }
+            let layer = ConstantColumns::layer(builder.metadata().schema(), constants)?;
+            builder.with_layer(layer).build(self.options.clone()).await
         };
-        let reader = opened.await.map_err(|e| e.in_file(&Some(object_file(&path))));
-        if let Ok(reader) = &reader {
-            self.counts.files_read += 1;
-            self.counts.filter += reader.filter_counts();
-        }
-        Some(reader)
+        opened.await.map_err(|e| e.in_file(&Some(object_file(&path))))
     }
 
-    /// The objects read and skipped so far (`filter` holds the row groups
-    /// of the objects opened; records are counted by each file's reader).
+    /// What was read and skipped so far (all of it once the reader has
+    /// ended), as [`DatasetReader::counts`](super::DatasetReader::counts).
     pub fn counts(&self) -> DatasetCounts {
         self.counts
     }

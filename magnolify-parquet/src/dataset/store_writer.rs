@@ -63,8 +63,8 @@ struct OpenObject<T: OwnedRecord> {
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// use std::sync::Arc;
-/// use magnolify_parquet::dataset::{DatasetWriter, StoreDataset};
-/// use magnolify_parquet::ParquetType;
+/// use magnolify_parquet::dataset::{DatasetWriter, StoreDatasetReader};
+/// use magnolify_parquet::{ParquetType, ReadOptions};
 /// use object_store::{memory::InMemory, path::Path, ObjectStoreExt};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
@@ -80,10 +80,11 @@ struct OpenObject<T: OwnedRecord> {
 /// assert_eq!((summary.files.len(), summary.rows), (2, 3));
 /// assert!(store.head(&Path::from("warehouse/visits/_SUCCESS")).await.is_ok());
 ///
-/// let mut dataset = StoreDataset::<Visit>::open(store, &Path::from("warehouse/visits")).await?.build()?;
+/// let builder = StoreDatasetReader::<Visit>::builder(store, &Path::from("warehouse/visits")).await?;
+/// let mut dataset = builder.build(ReadOptions::default())?;
 /// let mut users = Vec::new();
-/// while let Some(file) = dataset.next_file().await {
-///     users.extend(file?.map(|v| v.map(|v| v.user)).collect::<Result<Vec<_>, _>>()?);
+/// while let Some(visit) = dataset.next().await {
+///     users.push(visit?.user);
 /// }
 /// assert_eq!(users, [2, 1, 3]);
 /// # Ok::<(), magnolify_parquet::Error>(())

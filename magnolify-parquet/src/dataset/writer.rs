@@ -141,7 +141,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
 ///
 /// ```
 /// use magnolify_parquet::dataset::{DatasetReader, DatasetWriter};
-/// use magnolify_parquet::ParquetType;
+/// use magnolify_parquet::{ParquetType, ReadOptions};
 ///
 /// #[derive(ParquetType, Debug, PartialEq, Clone)]
 /// struct Visit { city: String, user: u32, page: String }
@@ -156,7 +156,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
 /// assert_eq!((summary.files.len(), summary.rows), (2, 3));
 /// assert!(dir.join("city=Oslo").is_dir() && dir.join("_SUCCESS").is_file());
 ///
-/// let back: Vec<Visit> = DatasetReader::builder(&dir)?.build()?.collect::<Result<_, _>>()?;
+/// let back: Vec<Visit> = DatasetReader::builder(&dir)?.build(ReadOptions::default())?.collect::<Result<_, _>>()?;
 /// assert_eq!(back.iter().map(|v| (v.user, v.city.as_str())).collect::<Vec<_>>(), [(2, "Lima"), (1, "Oslo"), (3, "Oslo")]);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), magnolify_parquet::Error>(())

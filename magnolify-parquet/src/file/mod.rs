@@ -11,5 +11,5 @@ pub(crate) mod reader;
 mod writer;
 
 pub use atomic::AtomicFile;
-pub use reader::{CheckedMetadata, FileRowGroups, ParquetReader, ReaderBuilder};
+pub use reader::{CheckedMetadata, ParquetReader, ReaderBuilder};
 pub use writer::{ParquetWriter, WriterBuilder, DEFAULT_MAX_ROW_GROUP_BYTES};

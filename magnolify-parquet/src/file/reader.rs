@@ -5,8 +5,10 @@
 mod builder;
 mod chunk;
 mod footer;
+pub(crate) mod scan;
 mod thrift;
 
+use std::marker::PhantomData;
 use std::ops::Deref;
 use std::path::Path;
 use std::sync::Arc;
@@ -18,38 +20,20 @@ use parquet::file::serialized_reader::SerializedPageReader;
 use parquet::schema::types::SchemaDescriptor;
 
 use crate::error::{Error, Location, Result};
-use crate::filter::{FilterCounts, Predicate};
+use crate::filter::FilterCounts;
 use crate::guard::crate_call;
-use crate::read::constant_columns::ConstantColumns;
-use crate::read::selection::{Selection, SkipCounts};
-use crate::read::{RecordReader, Resolved, RowGroupSource};
+use crate::read::selection::SkipCounts;
+use crate::read::{BoxedSource, Limits, ReadOptions, RecordReader, RowGroupSource};
 use crate::record::{Derived, ParquetRecord, RecordRead};
 use crate::ParquetRead;
 
 pub use builder::ReaderBuilder;
 
-/// Caps on what a file's claims may make the reader allocate (see
-/// [`ReaderBuilder::with_max_page_bytes`] and [`ReaderBuilder::with_max_levels`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Limits {
-    /// Largest uncompressed page accepted.
-    pub(crate) max_page_bytes: u64,
-    /// Most levels (values and nulls) of one column in a page, and pulled
-    /// from one column by one batch of records.
-    pub(crate) max_levels: u64,
-}
-
-impl Limits {
-    /// Far above what any writer produces (pages are about 1 MiB), far below
-    /// the 2 GiB a corrupt header can claim.
-    pub(crate) const DEFAULT: Limits = Limits { max_page_bytes: 256 << 20, max_levels: 1 << 27 };
-}
-
 /// A file's metadata, read by the hardened footer reader: every claim the
 /// footer makes about the file's size and the schema's shape was checked
 /// before the `parquet` crate decoded it. Cheap to clone (shared).
 ///
-/// Only [`ParquetReader::builder`] makes one, so code that takes it (the
+/// Only [`ReaderBuilder`] makes one, so code that takes it (the
 /// Avro baseline's converter for a file, for example) cannot bypass the checks.
 #[derive(Clone, Debug)]
 pub struct CheckedMetadata {
@@ -93,21 +77,16 @@ impl Deref for CheckedMetadata {
 }
 
 /// The row groups of a file, as a [`RowGroupSource`].
-pub struct FileRowGroups<R> {
+struct FileRowGroups<R> {
     input: Arc<R>,
     metadata: CheckedMetadata,
     limits: Limits,
     verify_checksums: bool,
-    /// Columns the file's path gives (a dataset's partition fields).
-    constants: Option<Arc<ConstantColumns>>,
 }
 
 impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
     fn schema(&self) -> &Arc<SchemaDescriptor> {
-        match &self.constants {
-            Some(constants) => constants.schema(),
-            None => self.metadata.schema(),
-        }
+        self.metadata.schema()
     }
 
     fn num_row_groups(&self) -> usize {
@@ -127,9 +106,6 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 
     fn pages(&self, group: usize, column: usize) -> Result<Box<dyn PageReader>> {
         let rows = self.num_rows(group)?;
-        if let Some(constants) = self.constants.as_ref().filter(|c| c.holds(column)) {
-            return constants.pages(column, rows);
-        }
         let chunk = self.metadata.row_group(group).columns().get(column).ok_or_else(|| {
             Error::damaged(Location::row_group(group), format!("no column chunk {column} in the row group"))
         })?;
@@ -179,9 +155,12 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 /// are decoded by this library, which checks every count before it
 /// allocates, and a panic of the crate on input it does not expect is
 /// caught and returned as [`Error::Damaged`]. What a file can make the reader allocate is bounded by
-/// the file's size and two limits of the [`ReaderBuilder`],
-/// [`with_max_page_bytes`](ReaderBuilder::with_max_page_bytes) and
-/// [`with_max_levels`](ReaderBuilder::with_max_levels), whose defaults no sound file reaches.
+/// the file's size and two limits of its [`ReadOptions`],
+/// [`max_page_bytes`](ReadOptions::max_page_bytes) and
+/// [`max_levels`](ReadOptions::max_levels), whose defaults no sound file reaches.
+///
+/// [`ParquetReader::new`] reads with the default options; [`ReaderBuilder`]
+/// builds readers with others.
 ///
 /// ```
 /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
@@ -200,60 +179,22 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// ```
 pub struct ParquetReader<T, R: ChunkReader + 'static, C: RecordRead<Record = T> = Derived<T>> {
-    inner: RecordReader<C, FileRowGroups<R>>,
+    inner: RecordReader<C, BoxedSource>,
+    metadata: CheckedMetadata,
     file: Option<Arc<Path>>,
-    /// The predicate records must pass, what it did so far, and what the
-    /// decoders skipped.
-    filter: Option<(Predicate<T>, FilterCounts, Arc<SkipCounts>)>,
+    /// What the scan plan decided (row groups and their bytes).
+    counts: FilterCounts,
+    /// What the decoders passed over and decoded so far.
+    skips: Arc<SkipCounts>,
+    /// The input, which the source holds.
+    _input: PhantomData<fn() -> R>,
 }
 
 impl<T: ParquetRecord + ParquetRead + Send + 'static, R: ChunkReader + 'static> ParquetReader<T, R> {
     /// Opens `input` and resolves `T` against its schema, with the default
-    /// settings; [`builder`](ParquetReader::builder) sets them.
+    /// [`ReadOptions`]; [`ReaderBuilder`] builds readers with others.
     pub fn new(input: R) -> Result<Self> {
-        ReaderBuilder::new(input)?.build()
-    }
-}
-
-impl<R: ChunkReader + 'static> ParquetReader<(), R, NoRecords> {
-    /// Reads the footer of `input` (checked) and returns a builder for
-    /// readers of it: its metadata, and the row groups, batch size and
-    /// limits to read with.
-    ///
-    /// ```
-    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
-    ///
-    /// #[derive(ParquetType, Debug, PartialEq)]
-    /// struct Event { id: u32 }
-    ///
-    /// let mut w = ParquetWriter::<Event, _>::builder().max_row_group_rows(2).build(Vec::new())?;
-    /// w.write_all(&[Event { id: 1 }, Event { id: 2 }, Event { id: 3 }])?;
-    /// let file = bytes::Bytes::from(w.into_inner()?);
-    ///
-    /// let builder = ParquetReader::builder(file)?;
-    /// assert_eq!(builder.metadata().num_row_groups(), 2);
-    /// let last: Vec<Event> = builder.with_row_groups(vec![1]).build()?.collect::<Result<_, _>>()?;
-    /// assert_eq!(last, [Event { id: 3 }]);
-    /// # Ok::<(), magnolify_parquet::Error>(())
-    /// ```
-    pub fn builder(input: R) -> Result<ReaderBuilder<R>> {
-        ReaderBuilder::new(input)
-    }
-}
-
-/// The converter of [`ParquetReader::builder`]'s impl block: it names no
-/// record type, since the builder chooses it later. It reads nothing.
-#[doc(hidden)]
-pub enum NoRecords {}
-
-impl RecordRead for NoRecords {
-    type Record = ();
-    type ReadPlan = ();
-    fn resolve(&self, _: &SchemaDescriptor) -> Result<((), Vec<usize>)> {
-        match *self {}
-    }
-    fn read(&self, _: &(), _: &mut crate::assemble::RecordSource) -> Result<()> {
-        match *self {}
+        ReaderBuilder::new(input)?.build(ReadOptions::default())
     }
 }
 
@@ -262,52 +203,33 @@ where
     C::Record: Send + 'static,
 {
     /// Opens `input` with any converter (the Avro baseline's, for example),
-    /// with the default settings; [`ReaderBuilder::build_with`] sets them.
+    /// with the default options; [`ReaderBuilder::build_with`] sets them.
     pub fn with_converter(converter: C, input: R) -> Result<Self> {
-        ReaderBuilder::new(input)?.build_with(converter)
+        ReaderBuilder::new(input)?.build_with(converter, ReadOptions::default())
     }
 }
 
 impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R, C> {
-    fn from_parts(
-        source: FileRowGroups<R>,
-        resolved: Arc<Resolved<C>>,
-        groups: Option<Vec<usize>>,
-        batch_size: usize,
-        file: Option<Arc<Path>>,
-        selection: Selection,
-    ) -> Result<Self> {
-        let inner = RecordReader::new(source, resolved, groups, batch_size).map_err(|e| e.in_file(&file))?;
-        let inner = inner.with_selection(selection);
-        Ok(ParquetReader { inner, file, filter: None })
-    }
-
-    fn with_threads(mut self, threads: usize) -> Result<Self>
-    where
-        C: Send + Sync + 'static,
-        T: Send + 'static,
-    {
-        self.inner = self.inner.with_threads(threads).map_err(|e| e.in_file(&self.file))?;
-        Ok(self)
-    }
-
-    pub(crate) fn with_filter(mut self, predicate: Predicate<T>, counts: FilterCounts, skips: Arc<SkipCounts>) -> Self {
-        self.filter = Some((predicate, counts, skips));
-        self
-    }
-
-    /// What the predicate of a reader made by
-    /// [`ReaderBuilder::build_filtered`] did so far: row groups read and
-    /// skipped, records assembled and passed. All zero without a predicate.
-    pub fn filter_counts(&self) -> FilterCounts {
-        let Some((_, counts, skips)) = &self.filter else { return FilterCounts::default() };
-        let (pages, records, decoded) = skips.get();
-        FilterCounts { pages_skipped: pages, records_skipped: records, pages_read: decoded, ..*counts }
+    /// What the reader read and skipped so far: row groups read and
+    /// skipped (by statistics or bloom filters), pages decoded and passed
+    /// over, the bytes of the chunks read and skipped, records assembled
+    /// and records that passed the predicate (all of them without one).
+    pub fn counts(&self) -> FilterCounts {
+        let (pages, records, decoded) = self.skips.get();
+        let (read, passed) = self.inner.tested();
+        FilterCounts {
+            pages_skipped: pages,
+            records_skipped: records,
+            pages_read: decoded,
+            records_read: read,
+            records_passed: passed,
+            ..self.counts
+        }
     }
 
     /// The file's metadata.
     pub fn metadata(&self) -> &CheckedMetadata {
-        &self.inner.source().metadata
+        &self.metadata
     }
 
     /// The file columns decoded (the projection), numbered among the file's leaves.
@@ -320,20 +242,7 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> Iterator for Parque
     type Item = Result<T>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let next = loop {
-            let next = self.inner.next();
-            let Some((predicate, counts, _)) = &mut self.filter else { break next };
-            match next {
-                Some(Ok(record)) => {
-                    counts.records_read += 1;
-                    if predicate.test(&record) {
-                        counts.records_passed += 1;
-                        break Some(Ok(record));
-                    }
-                }
-                other => break other,
-            }
-        };
+        let next = self.inner.next();
         match &self.file {
             Some(_) => next.map(|r| r.map_err(|e| e.in_file(&self.file))),
             None => next,

@@ -254,7 +254,7 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
     /// groups whose filter says the value is absent.
     ///
     /// ```
-    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    /// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
     ///
     /// #[derive(ParquetType, Debug, PartialEq)]
     /// struct Visit { user: String, page: String }
@@ -270,9 +270,9 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
     /// // "p150" is in row group 1; groups 2 and 3 ("p200".."p399") are ruled
     /// // out by their min and max, group 0 ("p0".."p99", a range that holds
     /// // "p150" as text) only by its bloom filter.
-    /// let mut reader = ParquetReader::builder(file)?.build_filtered(Visit::fields().page.eq("p150".into()))?;
+    /// let mut reader = ReaderBuilder::new(file)?.build(ReadOptions::default().filter(Visit::fields().page.eq("p150".into())))?;
     /// assert_eq!(reader.by_ref().count(), 1);
-    /// let counts = reader.filter_counts();
+    /// let counts = reader.counts();
     /// assert_eq!((counts.row_groups_read, counts.row_groups_skipped_by_bloom_filters), (1, 1));
     /// # Ok::<(), magnolify_parquet::Error>(())
     /// ```
@@ -287,7 +287,7 @@ impl<C: RecordWrite, T> WriterBuilder<C, T> {
     /// writer does not sort; the caller writes records in that order.
     ///
     /// ```
-    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    /// use magnolify_parquet::{ParquetType, ParquetWriter};
     ///
     /// #[derive(ParquetType)]
     /// struct Event { day: u32, seq: u64 }

@@ -11,7 +11,7 @@
 //! [`NotAddressable`]), nor are fields read `with` a module.
 //!
 //! ```
-//! use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+//! use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 //!
 //! #[derive(ParquetType, Debug, PartialEq)]
 //! struct Trip { id: u32, city: String, fare: Option<f64> }
@@ -25,11 +25,11 @@
 //!
 //! let f = Trip::fields();
 //! let wanted = f.id.between(250, 260).and(f.city.eq("Lima".into())).and(f.fare.is_not_null());
-//! let mut reader = ParquetReader::builder(file)?.build_filtered(wanted)?;
+//! let mut reader = ReaderBuilder::new(file)?.build(ReadOptions::default().filter(wanted))?;
 //! let ids: Vec<u32> = reader.by_ref().map(|t| t.map(|t| t.id)).collect::<Result<_, _>>()?;
 //! assert_eq!(ids, [251, 253, 257, 259]);
 //! // Only the row group of ids 200..300 was read.
-//! let counts = reader.filter_counts();
+//! let counts = reader.counts();
 //! assert_eq!((counts.row_groups_read, counts.row_groups_skipped), (1, 9));
 //! assert_eq!((counts.records_read, counts.records_passed), (100, 4));
 //! # Ok::<(), magnolify_parquet::Error>(())
@@ -51,13 +51,13 @@ mod handle;
 mod key;
 mod predicate;
 mod prune;
+mod row_ranges;
 
 pub use handle::{At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{Predicate, Text};
-#[cfg(feature = "object_store")]
-pub(crate) use prune::NoBloomFilters;
 pub(crate) use prune::{constants_may_pass, page_selection, verdict, BloomFilters, PageIndexes, Verdict};
+pub(crate) use row_ranges::RowRanges;
 
 /// What a filtered reader did: row groups read and skipped by their
 /// statistics, records assembled and records that passed.

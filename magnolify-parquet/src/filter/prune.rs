@@ -15,9 +15,9 @@ use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor};
 
 use super::key::Key;
 use super::predicate::{Condition, Leaf, Node, Op};
+use super::RowRanges;
 use crate::guard::catch;
 use crate::logical::{float16_to_f64, Annotation};
-use crate::read::selection::RowRanges;
 
 /// What a row group's statistics allow of a predicate: whether some record
 /// may pass it, and whether some record may fail it. Both `true` means

@@ -4,8 +4,8 @@
 //! once ([`Resolved`]).
 
 pub(crate) mod batch;
-pub(crate) mod constant_columns;
 mod decode;
+mod options;
 mod pipeline;
 mod record_reader;
 mod resolved;
@@ -20,4 +20,7 @@ pub use resolved::Resolved;
 pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
+pub(crate) use options::Limits;
+pub use options::ReadOptions;
 pub use row_groups::RowGroupSource;
+pub(crate) use row_groups::{BoxedSource, SourceLayer};

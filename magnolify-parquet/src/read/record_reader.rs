@@ -11,6 +11,7 @@ use super::selection::Selection;
 use super::RowGroupSource;
 use crate::assemble::RecordSource;
 use crate::error::{Error, Result};
+use crate::filter::Predicate;
 use crate::record::RecordRead;
 
 /// Records decoded at once, unless the reader is told otherwise.
@@ -37,6 +38,10 @@ pub struct RecordReader<C: RecordRead, S> {
     source: Arc<S>,
     decoding: Decoding<S, C::Record>,
     batch: Batch<C::Record>,
+    /// The predicate records must pass, if any.
+    filter: Option<Predicate<C::Record>>,
+    /// Records assembled, and of those, records that passed.
+    tested: (u64, u64),
 }
 
 impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
@@ -68,6 +73,8 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             source,
             decoding: Decoding::Inline(Box::new(decoder), decoded, cursors),
             batch: Batch::new(),
+            filter: None,
+            tested: (0, 0),
         })
     }
 
@@ -78,6 +85,18 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             decoder.select(selection);
         }
         self
+    }
+
+    /// Returns only the records that pass `filter` (all when `None`).
+    pub(crate) fn with_filter(mut self, filter: Option<Predicate<C::Record>>) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// Records assembled so far, and of those, records returned (that
+    /// passed the predicate, if there is one).
+    pub(crate) fn tested(&self) -> (u64, u64) {
+        self.tested
     }
 
     /// The source.
@@ -136,10 +155,22 @@ impl<C: RecordRead, S: RowGroupSource> Iterator for RecordReader<C, S> {
     type Item = Result<C::Record>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(answer) = self.batch.ready() {
-            return answer;
+        loop {
+            let next = match self.batch.ready() {
+                Some(answer) => answer,
+                None => {
+                    let loaded = self.load();
+                    self.batch.after_load(loaded)
+                }
+            };
+            if let Some(Ok(record)) = &next {
+                self.tested.0 += 1;
+                if self.filter.as_ref().is_some_and(|p| !p.test(record)) {
+                    continue;
+                }
+                self.tested.1 += 1;
+            }
+            return next;
         }
-        let loaded = self.load();
-        self.batch.after_load(loaded)
     }
 }

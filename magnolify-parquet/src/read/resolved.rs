@@ -14,7 +14,7 @@ use crate::record::RecordRead;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+/// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
 /// struct Point { x: i32, y: i32 }
@@ -23,12 +23,12 @@ use crate::record::RecordRead;
 /// w.write_all(&[Point { x: 1, y: 2 }, Point { x: 3, y: 4 }])?;
 /// let file = bytes::Bytes::from(w.into_inner()?);
 ///
-/// let builder = ParquetReader::builder(file)?;
+/// let builder = ReaderBuilder::new(file)?;
 /// let plan = Arc::new(builder.resolve::<Point>()?);
 /// let points: Vec<Point> = std::thread::scope(|s| {
 ///     let readers: Vec<_> = (0..2)
 ///         .map(|g| {
-///             let reader = builder.clone().with_row_groups(vec![g]).build_resolved(plan.clone());
+///             let reader = builder.clone().build_resolved(plan.clone(), ReadOptions::default().row_groups(vec![g]));
 ///             s.spawn(move || reader?.collect::<Result<Vec<_>, _>>())
 ///         })
 ///         .collect();

@@ -36,3 +36,36 @@ pub trait RowGroupSource {
         u64::MAX
     }
 }
+
+/// A source of any kind, as readers that do not care which hold it.
+pub(crate) type BoxedSource = Box<dyn RowGroupSource + Send + Sync>;
+
+impl<S: RowGroupSource + ?Sized> RowGroupSource for Box<S> {
+    fn schema(&self) -> &Arc<SchemaDescriptor> {
+        (**self).schema()
+    }
+    fn num_row_groups(&self) -> usize {
+        (**self).num_row_groups()
+    }
+    fn num_rows(&self, group: usize) -> Result<u64> {
+        (**self).num_rows(group)
+    }
+    fn pages(&self, group: usize, column: usize) -> Result<Box<dyn PageReader>> {
+        (**self).pages(group, column)
+    }
+    fn max_levels(&self) -> u64 {
+        (**self).max_levels()
+    }
+}
+
+/// What turns one source into another with more leaves after its own: a
+/// dataset's partition fields, which a file's path holds and its pages do
+/// not. The readers put it over the file's row groups without knowing
+/// what it adds.
+pub(crate) trait SourceLayer: Send + Sync {
+    /// The schema of the source it makes (the inner one's leaves first).
+    fn schema(&self) -> &Arc<SchemaDescriptor>;
+
+    /// `inner`, with this layer's leaves added.
+    fn over(&self, inner: BoxedSource) -> BoxedSource;
+}

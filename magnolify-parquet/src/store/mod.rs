@@ -4,11 +4,13 @@
 //!
 //! - [`StoreReaderBuilder::open`] fetches the footer with one suffix
 //!   request (stores that serve suffix ranges: S3, GCS, HTTP, local and in
-//!   memory; not Azure's); `build` then fetches only the column chunks of the columns
-//!   the type reads, in the row groups read (pruned by a predicate's
-//!   statistics), neighbouring chunks coalesced into one request; the
-//!   records are then read from memory by the usual [`ParquetReader`](crate::ParquetReader).
-//! - [`StoreDataset`](crate::dataset::StoreDataset) reads a
+//!   memory; not Azure's); `build` then plans the scan as a file's reader
+//!   does (with a predicate, after one request for the bloom filters and
+//!   page indexes it can use) and fetches only the column chunks of the
+//!   columns the type reads, in the row groups read, neighbouring chunks
+//!   coalesced into one request; the records are then read from memory by
+//!   the usual [`ParquetReader`](crate::ParquetReader).
+//! - [`StoreDatasetReader`](crate::dataset::StoreDatasetReader) reads a
 //!   Hive-partitioned dataset under a prefix, object after object, skipping
 //!   those whose partition values rule out a predicate;
 //!   [`StoreDatasetWriter`](crate::dataset::StoreDatasetWriter) writes one.
@@ -17,10 +19,10 @@
 //!
 //! Fetched chunks are held in memory until the reader is dropped: read
 //! large objects a few row groups at a time (with
-//! [`ReaderBuilder::with_row_groups`](crate::ReaderBuilder::with_row_groups)
-//! through [`StoreReaderBuilder::settings`]).
+//! [`ReadOptions::row_groups`](crate::ReadOptions::row_groups)).
 
 mod fetched;
+mod located;
 mod reader;
 mod writer;
 
@@ -28,11 +30,4 @@ pub use fetched::FetchedRanges;
 pub use reader::{StoreReaderBuilder, DEFAULT_COALESCE, FOOTER_FETCH};
 pub use writer::{StoreWriter, DEFAULT_PART_SIZE};
 
-pub(crate) use reader::object_file;
-
-use crate::error::Error;
-
-/// An object store's error, at the object it concerns.
-pub(crate) fn store_error(path: &object_store::path::Path, error: object_store::Error) -> Error {
-    Error::from(std::io::Error::other(error)).in_file(&Some(reader::object_file(path)))
-}
+pub(crate) use located::{object_file, store_error};

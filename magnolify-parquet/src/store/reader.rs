@@ -1,20 +1,28 @@
 //! Reading a Parquet object from an object store: the footer by one
-//! suffix request, then only the column chunks of the projected columns
-//! of the row groups read, neighbouring ranges coalesced; decoded by the
-//! one file reader.
+//! suffix request, then what the scan planner asks for (the bloom filters
+//! and page indexes a predicate can use, in one request), then only the
+//! column chunks of the projected columns of the row groups it reads,
+//! neighbouring ranges coalesced; decoded by the one file reader.
 
+use std::cell::RefCell;
+use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use object_store::path::Path as ObjectPath;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
-use parquet::schema::types::TypePtr;
+use parquet::bloom_filter::Sbbf;
+use parquet::file::metadata::ParquetMetaData;
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
+use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 
 use super::fetched::FetchedRanges;
-use super::store_error;
+use super::{object_file, store_error};
 use crate::error::Result;
+use crate::file::reader::scan::ScanPlan;
 use crate::file::{CheckedMetadata, ParquetReader, ReaderBuilder};
-use crate::filter::{verdict, NoBloomFilters, Predicate, Verdict};
+use crate::filter::{BloomFilters, PageIndexes};
+use crate::read::{ReadOptions, SourceLayer};
 use crate::record::OwnedRecord;
 
 /// Bytes fetched from the end of an object first: the footer of most files
@@ -24,10 +32,9 @@ pub const FOOTER_FETCH: u64 = 64 << 10;
 /// Ranges closer than this are fetched as one (the gap too).
 pub const DEFAULT_COALESCE: u64 = 1 << 20;
 
-/// Settings of the readers of one object in a store, over its footer
-/// (fetched and checked); made by [`StoreReaderBuilder::open`]. The row
-/// groups, threads, batch size and limits are those of a
-/// [`ReaderBuilder`], set through [`settings`](Self::settings).
+/// The readers of one object in a store, over its footer (fetched and
+/// checked); made by [`StoreReaderBuilder::open`], each reader then built
+/// with its [`ReadOptions`], as a file's by [`ReaderBuilder`].
 pub struct StoreReaderBuilder {
     store: Arc<dyn ObjectStore>,
     path: ObjectPath,
@@ -71,13 +78,6 @@ impl StoreReaderBuilder {
         self.builder.metadata()
     }
 
-    /// Any setting of the readers (row groups, threads, batch size,
-    /// limits, checksums), on the [`ReaderBuilder`] they are built by.
-    pub fn settings(mut self, f: impl FnOnce(ReaderBuilder<FetchedRanges>) -> ReaderBuilder<FetchedRanges>) -> Self {
-        self.builder = f(self.builder);
-        self
-    }
-
     /// Column chunks closer than `bytes` are fetched in one request, the
     /// gap between them too (default 1 MiB).
     pub fn coalesce(mut self, bytes: u64) -> Self {
@@ -85,13 +85,11 @@ impl StoreReaderBuilder {
         self
     }
 
-    /// Reads the top-level fields `constants` (schema nodes the object
-    /// does not store, each with its value PLAIN-encoded) as columns holding
-    /// that value in every record: a dataset's partition fields.
-    pub(crate) fn with_constant_columns(mut self, constants: Vec<(TypePtr, Option<Vec<u8>>)>) -> Result<Self> {
-        self.builder =
-            self.builder.with_constant_columns(constants).map_err(|e| e.in_file(&Some(object_file(&self.path))))?;
-        Ok(self)
+    /// Readers add `layer`'s leaves after the object's own (a dataset's
+    /// partition fields).
+    pub(crate) fn with_layer(mut self, layer: Arc<dyn SourceLayer>) -> Self {
+        self.builder = self.builder.with_layer(layer);
+        self
     }
 
     /// Requests made so far (the footer's).
@@ -99,64 +97,95 @@ impl StoreReaderBuilder {
         self.requests
     }
 
-    /// A reader of `T`: the column chunks it reads are fetched first.
-    pub async fn build<T: OwnedRecord>(self) -> Result<ParquetReader<T, FetchedRanges>> {
-        let groups = self.chosen_groups(None::<&Predicate<T>>);
-        self.fetch::<T>(&groups).await?.build()
-    }
-
-    /// A reader of the records of `T` that pass `predicate` (see
-    /// [`ReaderBuilder::build_filtered`]): only the row groups whose
-    /// statistics do not rule them out are fetched. Bloom filters and page
-    /// indexes are not fetched: they prune nothing here.
-    pub async fn build_filtered<T: OwnedRecord>(
-        self,
-        predicate: Predicate<T>,
-    ) -> Result<ParquetReader<T, FetchedRanges>> {
-        let groups = self.chosen_groups(Some(&predicate));
-        self.fetch::<T>(&groups).await?.build_filtered(predicate)
-    }
-
-    /// The row groups to fetch: those chosen (all by default) that the
-    /// predicate's statistics leave.
-    fn chosen_groups<T>(&self, predicate: Option<&Predicate<T>>) -> Vec<usize> {
-        let file = self.builder.metadata().shared();
-        let total = file.num_row_groups();
-        let chosen: Vec<usize> = self.builder.row_groups().map_or_else(|| (0..total).collect(), <[usize]>::to_vec);
-        chosen
-            .into_iter()
-            .filter(|&g| g < total)
-            .filter(|&g| predicate.is_none_or(|p| verdict(&p.node, file, g, &NoBloomFilters) == Verdict::Read))
-            .collect()
-    }
-
-    /// Fetches the chunks of `T`'s columns in `groups`, coalesced, and
-    /// returns the builder over them.
-    async fn fetch<T: OwnedRecord>(self, groups: &[usize]) -> Result<ReaderBuilder<FetchedRanges>> {
-        let located = |e: crate::Error| e.in_file(&Some(object_file(&self.path)));
-        let resolved = self.builder.resolve::<T>()?;
-        let input = self.builder.input();
-        let mut wanted = Vec::new();
-        // Constant columns (a dataset's partition fields) come after the
-        // object's own and have no chunks.
-        let stored = self.builder.metadata().schema().num_columns();
-        for &group in groups {
-            for &column in resolved.columns().iter().filter(|&&c| c < stored) {
-                let (start, len) =
-                    self.builder.metadata().chunk_range(group, column, input_len(input)).map_err(located)?;
-                if len > 0 {
-                    wanted.push(start..start + len);
-                }
-            }
+    /// A reader of `T` with `options`: the scan is planned as a file's is
+    /// (row groups by statistics and bloom filters, pages by the page
+    /// index), and what it reads is fetched first. With a predicate, one
+    /// request fetches the bloom filters and page indexes it can use; then
+    /// one request per group of coalesced column chunks.
+    pub async fn build<T: OwnedRecord>(mut self, options: ReadOptions<T>) -> Result<ParquetReader<T, FetchedRanges>> {
+        let located = |e: crate::Error, path: &ObjectPath| e.in_file(&Some(object_file(path)));
+        let resolved = Arc::new(self.builder.resolve::<T>().map_err(|e| located(e, &self.path))?);
+        let file = self.builder.metadata().shared().clone();
+        let len = input_len(self.builder.input());
+        let (row_groups, predicate) = (options.row_groups.as_deref(), options.filter.as_ref());
+        let max_bytes = options.limits.max_page_bytes;
+        if predicate.is_some() {
+            // Told that none exist, the planner asks for every bloom filter
+            // and page index it could use: a superset of what it reads.
+            let asked = Asked::default();
+            ScanPlan::new(&file, row_groups, predicate, &asked, &asked);
+            self.fetch(asked.ranges(&file, len, max_bytes), 0).await?;
         }
-        let ranges = coalesce(wanted, self.coalesce);
-        let bytes = match ranges.is_empty() {
-            true => Vec::new(),
-            false => self.store.get_ranges(&self.path, &ranges).await.map_err(|e| store_error(&self.path, e))?,
-        };
+        let scan = ScanPlan::of_file(self.builder.input(), &file, row_groups, predicate, max_bytes);
+        let mut chunks = Vec::new();
+        for (group, column, _) in scan.chunks_read(&file, resolved.columns()) {
+            let (start, length) =
+                self.builder.metadata().chunk_range(group, column, len).map_err(|e| located(e, &self.path))?;
+            chunks.push(start..start + length);
+        }
+        self.fetch(chunks, self.coalesce).await?;
+        self.builder.build_planned(resolved, options, scan)
+    }
+
+    /// Fetches `ranges` (the empty ones left out), those within `gap`
+    /// bytes of each other as one, and adds them to the input.
+    async fn fetch(&mut self, mut ranges: Vec<Range<u64>>, gap: u64) -> Result<()> {
+        ranges.retain(|r| r.start < r.end);
+        let ranges = coalesce(ranges, gap);
+        if ranges.is_empty() {
+            return Ok(());
+        }
+        let bytes = self.store.get_ranges(&self.path, &ranges).await.map_err(|e| store_error(&self.path, e))?;
+        self.requests += 1;
         let fetched: Vec<(u64, Bytes)> = ranges.iter().map(|r| r.start).zip(bytes).collect();
-        let input = input.with(fetched);
-        Ok(self.builder.with_input(input))
+        let input = self.builder.input().with(fetched);
+        self.builder = self.builder.clone().with_input(input);
+        Ok(())
+    }
+}
+
+/// The bloom filters and page indexes a plan asked for, answered as absent.
+#[derive(Default)]
+struct Asked {
+    blooms: RefCell<Vec<(usize, usize)>>,
+    indexes: RefCell<Vec<(usize, usize)>>,
+}
+
+impl BloomFilters for Asked {
+    fn bloom_filter(&self, group: usize, column: usize) -> Option<Arc<Sbbf>> {
+        self.blooms.borrow_mut().push((group, column));
+        None
+    }
+}
+
+impl PageIndexes for Asked {
+    fn page_index(&self, group: usize, column: usize) -> Option<(Arc<ColumnIndexMetaData>, Arc<OffsetIndexMetaData>)> {
+        self.indexes.borrow_mut().push((group, column));
+        None
+    }
+}
+
+impl Asked {
+    /// The byte ranges of what was asked for that the footer locates
+    /// within an object of `len` bytes, each at most `max_bytes` (the
+    /// planner leaves out a larger one, as a file's does).
+    fn ranges(&self, file: &ParquetMetaData, len: u64, max_bytes: u64) -> Vec<Range<u64>> {
+        let range = |offset: Option<i64>, length: Option<i32>| -> Option<Range<u64>> {
+            let (start, length) = (u64::try_from(offset?).ok()?, u64::try_from(length?).ok()?);
+            let end = start.checked_add(length).filter(|&end| end <= len && length <= max_bytes)?;
+            Some(start..end)
+        };
+        let chunk = |&(g, c): &(usize, usize)| file.row_groups().get(g).and_then(|g| g.columns().get(c));
+        let blooms = self.blooms.borrow();
+        let blooms = blooms.iter().filter_map(chunk).map(|c| range(c.bloom_filter_offset(), c.bloom_filter_length()));
+        let indexes = self.indexes.borrow();
+        let indexes = indexes.iter().filter_map(chunk).flat_map(|c| {
+            [
+                range(c.column_index_offset(), c.column_index_length()),
+                range(c.offset_index_offset(), c.offset_index_length()),
+            ]
+        });
+        blooms.chain(indexes).flatten().collect()
     }
 }
 
@@ -175,11 +204,6 @@ pub(crate) fn coalesce(mut ranges: Vec<std::ops::Range<u64>>, gap: u64) -> Vec<s
         }
     }
     out
-}
-
-/// An object's path as the file errors name.
-pub(crate) fn object_file(path: &ObjectPath) -> Arc<std::path::Path> {
-    Arc::from(std::path::Path::new(path.as_ref()))
 }
 
 #[cfg(test)]

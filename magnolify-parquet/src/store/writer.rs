@@ -65,7 +65,7 @@ impl Write for PartSink {
 /// # futures_lite_block_on(async {
 /// use std::sync::Arc;
 /// use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
-/// use magnolify_parquet::{ParquetType, ParquetWriter};
+/// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions};
 /// use object_store::{memory::InMemory, path::Path};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
@@ -77,7 +77,7 @@ impl Write for PartSink {
 /// w.write(&Event { id: 1, name: "start".into() }).await?;
 /// w.close().await?;
 ///
-/// let reader = StoreReaderBuilder::open(store, &path).await?.build::<Event>().await?;
+/// let reader = StoreReaderBuilder::open(store, &path).await?.build::<Event>(ReadOptions::default()).await?;
 /// assert_eq!(reader.collect::<Result<Vec<_>, _>>()?, [Event { id: 1, name: "start".into() }]);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// # }).unwrap();

@@ -142,8 +142,8 @@ mod tests {
     use crate::convert::OneField;
     use crate::mem::MemPageStore;
     use crate::{
-        schema, DecimalPhysical, Error, FieldOptions, ParquetRead, ParquetReader, ParquetWrite, ParquetWriter,
-        RecordSchema,
+        schema, DecimalPhysical, Error, FieldOptions, ParquetRead, ParquetWrite, ParquetWriter, ReadOptions,
+        ReaderBuilder, RecordSchema,
     };
 
     fn one<T>(opts: FieldOptions) -> OneField<T> {
@@ -167,7 +167,7 @@ mod tests {
     }
 
     fn read<T: ParquetRead + Send + 'static>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
-        ParquetReader::builder(file.clone())?.build_with(one::<T>(opts))?.collect()
+        ReaderBuilder::new(file.clone())?.build_with(one::<T>(opts), ReadOptions::default())?.collect()
     }
 
     fn texts(values: &[BigDecimal]) -> Vec<String> {
@@ -175,7 +175,7 @@ mod tests {
     }
 
     fn column_text(file: &bytes::Bytes) -> String {
-        let builder = ParquetReader::builder(file.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let builder = ReaderBuilder::new(file.clone()).unwrap_or_else(|e| panic!("{e}"));
         let descr = builder.schema().column(0);
         schema::to_text(descr.self_type()).trim().to_owned()
     }

@@ -8,7 +8,7 @@ use apache_avro::types::Value;
 use apache_avro::Schema;
 use avro_baseline::{AvroConverter, AvroOptions, ListLayout};
 use magnolify_parquet::mem::MemPageStore;
-use magnolify_parquet::{schema, ParquetReader, ParquetRecord, ParquetWriter};
+use magnolify_parquet::{schema, ParquetReader, ParquetRecord, ParquetWriter, ReaderBuilder};
 
 // The seed record with the default (three-level) lists, and with
 // parquet-avro's two-level lists under the same message name.
@@ -184,7 +184,7 @@ fn derive_files_read_with_a_derived_avro_schema() {
     let mut w = ParquetWriter::<Nested, _>::new(Vec::new()).unwrap();
     w.write_all(&seeds).unwrap();
     let file = bytes::Bytes::from(w.into_inner().unwrap());
-    let builder = ParquetReader::builder(file.clone()).unwrap();
+    let builder = ReaderBuilder::new(file.clone()).unwrap();
     // No Avro schema in a derive's footer: one is made from the Parquet schema.
     let converter = AvroConverter::for_file(builder.metadata(), AvroOptions::default()).unwrap();
     let json: serde_json::Value = serde_json::from_str(converter.avro_schema_json()).unwrap();

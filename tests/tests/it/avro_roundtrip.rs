@@ -14,7 +14,7 @@ use magnolify_parquet::convert::{RecordRead, RecordSchema, RecordWrite};
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
-use magnolify_parquet::{schema, ParquetReader};
+use magnolify_parquet::{schema, ParquetReader, ReaderBuilder};
 use test_kit::json::sorted_keys;
 
 /// Every Avro type: primitives, logical types, unions, records used twice,
@@ -470,7 +470,7 @@ fn files_without_an_avro_schema_read_with_a_derived_one() {
         let meta = ParquetReader::with_converter(converter(layout), file.clone()).map(|r| r.metadata().clone());
         // `converter(layout)` is the wrong schema for this file: resolution fails, naming a field.
         assert!(meta.is_err());
-        let builder = ParquetReader::builder(file.clone()).unwrap();
+        let builder = ReaderBuilder::new(file.clone()).unwrap();
         let derived = AvroConverter::for_file(builder.metadata(), AvroOptions::default()).unwrap();
         let json: serde_json::Value = serde_json::from_str(derived.avro_schema_json()).unwrap();
         let types: Vec<String> =

@@ -35,7 +35,7 @@ use magnolify_parquet::parquet::file::reader::ChunkReader;
 use magnolify_parquet::parquet::file::writer::SerializedFileWriter;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, Result};
+use magnolify_parquet::{Error, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, Result};
 use test_kit::io::{file_with, until_error};
 
 use crate::fixtures_read::DictHeader;
@@ -107,14 +107,15 @@ where
         // One thread: the panic hook records panics per thread, and a
         // threaded reader decodes on another (threads.rs checks that it
         // stops where one thread stops).
-        let mut builder = match ParquetReader::builder(file) {
-            Ok(b) => b.with_threads(1),
+        let builder = match ReaderBuilder::new(file) {
+            Ok(b) => b,
             Err(e) => return (Vec::new(), Some(e)),
         };
+        let mut options = ReadOptions::default().threads(1);
         if let Some((bytes, levels)) = limits {
-            builder = builder.with_max_page_bytes(bytes).with_max_levels(levels);
+            options = options.max_page_bytes(bytes).max_levels(levels);
         }
-        match builder.build_with(converter) {
+        match builder.build_with(converter, options) {
             Ok(reader) => until_error(reader),
             Err(e) => (Vec::new(), Some(e)),
         }
@@ -563,7 +564,7 @@ fn flipped_bits_in_other_writers_files_give_errors_or_records() {
 }
 
 fn avro_for(file: &Bytes) -> AvroConverter {
-    let builder = ParquetReader::builder(file.clone()).expect("metadata of a sound file");
+    let builder = ReaderBuilder::new(file.clone()).expect("metadata of a sound file");
     AvroConverter::for_file(builder.metadata(), AvroOptions::default()).expect("avro converter")
 }
 
@@ -607,7 +608,7 @@ fn every_bad_data_file_is_an_error_and_never_a_panic() {
         let on_disk = read_with(name, Raw, std::fs::File::open(dir.join(name)).expect("open"), None);
         assert!(on_disk.error.is_some(), "{name}: read from disk without error");
         // The Avro baseline, with the schema it derives from the file.
-        if let Ok(builder) = ParquetReader::builder(bytes.clone()) {
+        if let Ok(builder) = ReaderBuilder::new(bytes.clone()) {
             match AvroConverter::for_file(builder.metadata(), AvroOptions::default()) {
                 Ok(avro) => {
                     let outcome = read_with(name, avro, bytes.clone(), None);
@@ -950,7 +951,7 @@ fn lying_page_headers_are_errors_and_allocate_nothing() {
     chunk.extend(page(0, i32::MAX, Encoding::RLE_DICTIONARY, &giant_record_body(i32::MAX as u64, true)));
     let values = (1, i64::from(i32::MAX));
     let file = crafted("message m { repeated int32 xs; }", Compression::UNCOMPRESSED, values, Some(dict_len), chunk);
-    expect_error("giant page", file, None, "with_max_levels");
+    expect_error("giant page", file, None, "ReadOptions::max_levels");
 
     // The same giant record spread over pages each within the limit.
     let mut chunk = page(2, 1, Encoding::PLAIN, &plain_i32(&[5]));

@@ -4,6 +4,7 @@
 
 use chrono::NaiveDate;
 use magnolify_parquet::dataset::DatasetReader;
+use magnolify_parquet::ReadOptions;
 use serde_json::Value;
 use test_kit::sales::Sale;
 
@@ -24,8 +25,12 @@ fn expected() -> Vec<Sale> {
 
 fn read(name: &str, threads: usize) -> Vec<Sale> {
     let root = test_kit::fixtures::dir().join("datasets").join(name);
-    let mut rows: Vec<Sale> =
-        DatasetReader::builder(root).unwrap().with_threads(threads).build().unwrap().collect::<Result<_, _>>().unwrap();
+    let mut rows: Vec<Sale> = DatasetReader::builder(root)
+        .unwrap()
+        .build(ReadOptions::default().threads(threads))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
     rows.sort_by_key(|s| s.id);
     rows
 }
@@ -64,7 +69,8 @@ fn peer_datasets_are_pruned_by_their_partition_values() {
     assert_eq!(rows.len(), 7);
     for name in ["sales.spark", "sales.pyarrow"] {
         let root = test_kit::fixtures::dir().join("datasets").join(name);
-        let mut reader = DatasetReader::builder(root).unwrap().filter(wanted.clone()).build().unwrap();
+        let mut reader =
+            DatasetReader::builder(root).unwrap().build(ReadOptions::default().filter(wanted.clone())).unwrap();
         let mut got: Vec<Sale> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         got.sort_by_key(|s| s.id);
         assert_eq!(got, rows, "{name}");
@@ -77,7 +83,7 @@ fn peer_datasets_are_pruned_by_their_partition_values() {
 /// store's dataset reader; and pruned by partition values.
 #[test]
 fn a_spark_dataset_in_an_object_store_reads_back_and_is_pruned() {
-    use magnolify_parquet::dataset::StoreDataset;
+    use magnolify_parquet::dataset::StoreDatasetReader;
     use object_store::{memory::InMemory, path::Path, ObjectStoreExt, PutPayload};
     use std::sync::Arc;
 
@@ -103,23 +109,26 @@ fn a_spark_dataset_in_an_object_store_reads_back_and_is_pruned() {
         // 12 data files, their 12 `.crc` files, `_SUCCESS` and its `.crc`.
         assert_eq!(uploaded, 26);
         let prefix = Path::from("warehouse/sales");
-        let builder = StoreDataset::<Sale>::open(store.clone(), &prefix).await.unwrap();
+        let builder = StoreDatasetReader::<Sale>::builder(store.clone(), &prefix).await.unwrap();
         assert_eq!(builder.files().len(), 12);
-        let mut dataset = builder.build().unwrap();
+        let mut dataset = builder.build(ReadOptions::default()).unwrap();
         let mut rows = Vec::new();
-        while let Some(file) = dataset.next_file().await {
-            rows.extend(file.unwrap().map(Result::unwrap));
+        while let Some(record) = dataset.next().await {
+            rows.push(record.unwrap());
         }
         rows.sort_by_key(|s: &Sale| s.id);
         assert_eq!(rows, expected());
 
         let f = Sale::fields();
         let wanted = f.region.eq("North/East".into()).and(f.day.eq(NaiveDate::from_ymd_opt(2024, 3, 1).unwrap()));
-        let mut dataset =
-            StoreDataset::open(store.clone(), &prefix).await.unwrap().filter(wanted.clone()).build().unwrap();
+        let mut dataset = StoreDatasetReader::builder(store.clone(), &prefix)
+            .await
+            .unwrap()
+            .build(ReadOptions::default().filter(wanted.clone()))
+            .unwrap();
         let mut got = Vec::new();
-        while let Some(file) = dataset.next_file().await {
-            got.extend(file.unwrap().map(Result::unwrap));
+        while let Some(record) = dataset.next().await {
+            got.push(record.unwrap());
         }
         got.sort_by_key(|s: &Sale| s.id);
         let want: Vec<Sale> = expected().into_iter().filter(|s| wanted.test(s)).collect();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 use magnolify_parquet::dataset::{DatasetReader, DatasetWriter, NULL_PARTITION};
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter};
+use magnolify_parquet::{Error, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 struct Trip {
@@ -57,7 +57,7 @@ fn listing(dir: &Path) -> Vec<String> {
 }
 
 fn read_all(dir: &Path) -> Vec<Trip> {
-    DatasetReader::builder(dir).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap()
+    DatasetReader::builder(dir).unwrap().build(ReadOptions::default()).unwrap().collect::<Result<_, _>>().unwrap()
 }
 
 fn by_id(mut rows: Vec<Trip>) -> Vec<Trip> {
@@ -99,7 +99,7 @@ fn a_partitioned_dataset_reads_back_with_its_partition_fields_typed() {
 
     // The files do not store the partition fields.
     let file = std::fs::File::open(dir.join(&summary.files[0])).unwrap();
-    let names: Vec<String> = ParquetReader::builder(file)
+    let names: Vec<String> = ReaderBuilder::new(file)
         .unwrap()
         .schema()
         .root_schema()
@@ -125,9 +125,9 @@ fn records_come_in_path_order_then_file_order_or_unordered_when_asked() {
     let mut expected = Vec::new();
     for file in &files {
         let day = file.components().next().unwrap().as_os_str().to_string_lossy().into_owned();
-        let ids: Vec<u64> = ParquetReader::builder(std::fs::File::open(dir.join(file)).unwrap())
+        let ids: Vec<u64> = ReaderBuilder::new(std::fs::File::open(dir.join(file)).unwrap())
             .unwrap()
-            .build::<IdOnly>()
+            .build::<IdOnly>(ReadOptions::default())
             .unwrap()
             .map(|r| r.unwrap().id)
             .collect();
@@ -136,8 +136,7 @@ fn records_come_in_path_order_then_file_order_or_unordered_when_asked() {
     for threads in [1, 2, 3] {
         let got: Vec<(String, u64)> = DatasetReader::<Trip>::builder(&dir)
             .unwrap()
-            .with_threads(threads)
-            .build()
+            .build(ReadOptions::default().threads(threads))
             .unwrap()
             .map(|t| {
                 let t = t.unwrap();
@@ -148,9 +147,8 @@ fn records_come_in_path_order_then_file_order_or_unordered_when_asked() {
     }
     let unordered: Vec<Trip> = DatasetReader::builder(&dir)
         .unwrap()
-        .with_threads(2)
         .unordered()
-        .build()
+        .build(ReadOptions::default().threads(2))
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
@@ -171,7 +169,7 @@ fn files_roll_at_their_row_and_byte_limits() {
     // 200 records in each of 12 partitions: 150 + 50.
     assert_eq!(summary.files.len(), 24);
     for file in &summary.files {
-        let meta = ParquetReader::builder(std::fs::File::open(dir.join(file)).unwrap()).unwrap();
+        let meta = ReaderBuilder::new(std::fs::File::open(dir.join(file)).unwrap()).unwrap();
         let rows = meta.metadata().file_metadata().num_rows();
         assert!(rows == 150 || rows == 50, "{rows}");
     }
@@ -185,7 +183,7 @@ fn files_roll_at_their_row_and_byte_limits() {
         .files
         .iter()
         .map(|f| {
-            ParquetReader::builder(std::fs::File::open(dir2.join(f)).unwrap())
+            ReaderBuilder::new(std::fs::File::open(dir2.join(f)).unwrap())
                 .unwrap()
                 .metadata()
                 .file_metadata()
@@ -269,8 +267,10 @@ fn a_predicate_skips_the_files_of_other_partitions_and_filters_records() {
     for (predicate, skipped) in cases {
         let expected: Vec<Trip> = rows.iter().filter(|t| predicate.test(t)).cloned().collect();
         for threads in [1, 2] {
-            let mut reader =
-                DatasetReader::builder(&dir).unwrap().filter(predicate.clone()).with_threads(threads).build().unwrap();
+            let mut reader = DatasetReader::builder(&dir)
+                .unwrap()
+                .build(ReadOptions::default().filter(predicate.clone()).threads(threads))
+                .unwrap();
             let got: Vec<Trip> = reader.by_ref().collect::<Result<_, _>>().unwrap();
             assert_eq!(by_id(got), expected, "{predicate:?}");
             let counts = reader.counts();
@@ -312,7 +312,7 @@ fn markers_hidden_files_and_work_directories_are_skipped() {
     std::fs::write(dir.join(".hidden").join("x.parquet"), b"partial").unwrap();
     let reader = DatasetReader::<Trip>::builder(&dir).unwrap();
     assert_eq!(reader.files().len(), 12);
-    assert_eq!(by_id(reader.build().unwrap().collect::<Result<_, _>>().unwrap()), rows);
+    assert_eq!(by_id(reader.build(ReadOptions::default()).unwrap().collect::<Result<_, _>>().unwrap()), rows);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -379,7 +379,9 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
         id: u64,
         day: NaiveDate,
     }
-    let Err(error) = DatasetReader::<Dated>::builder(&bad).unwrap().build() else { panic!("a bad date") };
+    let Err(error) = DatasetReader::<Dated>::builder(&bad).unwrap().build(ReadOptions::default()) else {
+        panic!("a bad date")
+    };
     let message = error.to_string();
     assert!(message.contains("`day=yesterday` does not hold a date (YYYY-MM-DD)"), "{message}");
     assert!(message.contains("f.parquet"), "{message}");
@@ -389,7 +391,8 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
         id: u64,
         day: String,
     }
-    let named: Vec<Named> = DatasetReader::builder(&bad).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap();
+    let named: Vec<Named> =
+        DatasetReader::builder(&bad).unwrap().build(ReadOptions::default()).unwrap().collect::<Result<_, _>>().unwrap();
     assert_eq!(named, [Named { id: 1, day: "yesterday".into() }]);
 
     // A null directory read into a required field.
@@ -399,7 +402,9 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
         ParquetWriter::<IdOnly, _>::create(nulls.join(format!("day={NULL_PARTITION}")).join("f.parquet")).unwrap();
     w.write(&IdOnly { id: 1 }).unwrap();
     w.close().unwrap();
-    let Err(error) = DatasetReader::<Named>::builder(&nulls).unwrap().build() else { panic!("a null into a String") };
+    let Err(error) = DatasetReader::<Named>::builder(&nulls).unwrap().build(ReadOptions::default()) else {
+        panic!("a null into a String")
+    };
     assert!(error.to_string().contains("holds a null; make `day` an `Option`"), "{error}");
     std::fs::remove_dir_all(&nulls).unwrap();
 
@@ -410,7 +415,9 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     let mut w = ParquetWriter::<IdOnly, _>::create(floats.join("fare=1.5").join("f.parquet")).unwrap();
     w.write(&IdOnly { id: 1 }).unwrap();
     w.close().unwrap();
-    let Err(error) = DatasetReader::<Trip>::builder(&floats).unwrap().build() else { panic!("a float partition") };
+    let Err(error) = DatasetReader::<Trip>::builder(&floats).unwrap().build(ReadOptions::default()) else {
+        panic!("a float partition")
+    };
     let message = error.to_string();
     assert!(
         message
@@ -484,8 +491,12 @@ fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker(
             seq: u64,
             value: f64,
         }
-        let back: Vec<Reading> =
-            DatasetReader::builder(&dir).unwrap().build().unwrap().collect::<Result<_, Error>>().unwrap();
+        let back: Vec<Reading> = DatasetReader::builder(&dir)
+            .unwrap()
+            .build(ReadOptions::default())
+            .unwrap()
+            .collect::<Result<_, Error>>()
+            .unwrap();
         assert_eq!(back.len(), visible.len() * 700);
         assert!(back.iter().all(|r| r.sensor == format!("s{}", r.seq % 4) && r.value == r.seq as f64));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -498,7 +509,7 @@ fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker(
 /// and no object of the files it had open.
 #[test]
 fn a_dataset_in_an_object_store_is_written_and_read_back() {
-    use magnolify_parquet::dataset::StoreDataset;
+    use magnolify_parquet::dataset::StoreDatasetReader;
     use object_store::{memory::InMemory, path::Path, ObjectStore, ObjectStoreExt};
     use std::sync::Arc;
 
@@ -526,12 +537,12 @@ fn a_dataset_in_an_object_store_is_written_and_read_back() {
         );
         assert!(store.head(&Path::from("warehouse/trips/_SUCCESS")).await.is_ok());
 
-        let builder = StoreDataset::<Trip>::open(store.clone(), &Path::from("warehouse/trips")).await.unwrap();
+        let builder = StoreDatasetReader::<Trip>::builder(store.clone(), &Path::from("warehouse/trips")).await.unwrap();
         assert_eq!(builder.files().len(), summary.files.len());
-        let mut dataset = builder.build().unwrap();
+        let mut dataset = builder.build(ReadOptions::default()).unwrap();
         let mut back = Vec::new();
-        while let Some(file) = dataset.next_file().await {
-            back.extend(file.unwrap().map(Result::unwrap));
+        while let Some(record) = dataset.next().await {
+            back.push(record.unwrap());
         }
         assert_eq!(by_id(back), rows);
 

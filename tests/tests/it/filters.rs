@@ -10,7 +10,7 @@ use bytes::Bytes;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use magnolify_parquet::filter::Predicate;
 use magnolify_parquet::parquet::file::properties::EnabledStatistics;
-use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use test_kit::rng::XorShift;
@@ -280,14 +280,12 @@ fn check(seed: u64, n: usize, group: usize, page_rows: usize) -> Result<(), Test
         let expected: Vec<&Row> = rows.iter().filter(|r| predicate.test(r)).collect();
         // Batches that end inside the selected ranges, on 1 or 2 threads.
         let (threads, batch) = (draw.pick(&[1, 2]), draw.pick(&[1, 3, 1024]));
-        let mut reader = ParquetReader::builder(bytes.clone())
+        let mut reader = ReaderBuilder::new(bytes.clone())
             .unwrap()
-            .with_threads(threads)
-            .with_batch_size(batch)
-            .build_filtered(predicate.clone())
+            .build(ReadOptions::default().threads(threads).batch_size(batch).filter(predicate.clone()))
             .unwrap();
         let got: Vec<Row> = reader.by_ref().collect::<Result<_, _>>().unwrap();
-        let counts = reader.filter_counts();
+        let counts = reader.counts();
         // Compared as text: records with a NaN are not `==` to themselves.
         let (got, expected): (Vec<String>, Vec<String>) =
             (got.iter().map(|r| format!("{r:?}")).collect(), expected.iter().map(|r| format!("{r:?}")).collect());
@@ -365,9 +363,9 @@ fn columns_are_found_by_their_names_not_their_dotted_paths() {
     let file = Bytes::from(w.into_inner().unwrap());
     let f = Dotted::fields();
     let read = |p: Predicate<Dotted>| {
-        let mut reader = ParquetReader::builder(file.clone()).unwrap().build_filtered(p).unwrap();
+        let mut reader = ReaderBuilder::new(file.clone()).unwrap().build(ReadOptions::default().filter(p)).unwrap();
         let n = reader.by_ref().collect::<Result<Vec<_>, _>>().unwrap().len();
-        (reader.filter_counts().row_groups_skipped, n)
+        (reader.counts().row_groups_skipped, n)
     };
     assert_eq!(read(f.a.b.ge(1025)), (2, 5));
     assert_eq!(read(f.flat.ge(25)), (2, 5));
@@ -391,9 +389,9 @@ fn named_file(created_by: &str) -> Bytes {
 
 /// (row groups skipped, records passed)
 fn skipped_and_passed(file: Bytes, predicate: Predicate<Named>) -> (usize, u64) {
-    let mut reader = ParquetReader::builder(file).unwrap().build_filtered(predicate).unwrap();
+    let mut reader = ReaderBuilder::new(file).unwrap().build(ReadOptions::default().filter(predicate)).unwrap();
     let passed = reader.by_ref().collect::<Result<Vec<_>, _>>().unwrap().len() as u64;
-    let counts = reader.filter_counts();
+    let counts = reader.counts();
     assert_eq!(counts.records_passed, passed);
     (counts.row_groups_skipped, passed)
 }
@@ -490,7 +488,7 @@ fn bloom_filter_attributes_write_filters_that_prune_equalities() {
     let mut w = ParquetWriter::<Customer, _>::builder().max_row_group_rows(100).build(Vec::new()).unwrap();
     w.write_all(&rows).unwrap();
     let file = Bytes::from(w.into_inner().unwrap());
-    let builder = ParquetReader::builder(file.clone()).unwrap();
+    let builder = ReaderBuilder::new(file.clone()).unwrap();
     let with_filters: Vec<String> = builder
         .metadata()
         .row_group(0)
@@ -504,10 +502,11 @@ fn bloom_filter_attributes_write_filters_that_prune_equalities() {
     let f = Customer::fields();
     let read = |predicate: Predicate<Customer>| {
         let expected: Vec<&Customer> = rows.iter().filter(|r| predicate.test(r)).collect();
-        let mut reader = ParquetReader::builder(file.clone()).unwrap().build_filtered(predicate).unwrap();
+        let mut reader =
+            ReaderBuilder::new(file.clone()).unwrap().build(ReadOptions::default().filter(predicate)).unwrap();
         let got: Vec<Customer> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         assert!(got.iter().eq(expected.iter().copied()));
-        let c = reader.filter_counts();
+        let c = reader.counts();
         (c.row_groups_read, c.row_groups_skipped_by_bloom_filters, got.len())
     };
     // Every row group's emails span "0@x.org" to "99@x.org": min and max
@@ -564,10 +563,10 @@ fn values_finer_than_the_column_bound_ranges_by_their_floor() {
     // (skipped, passed)
     let read = |p: Predicate<Timed>| {
         let expected = rows.iter().filter(|r| p.test(r)).count() as u64;
-        let mut reader = ParquetReader::builder(file.clone()).unwrap().build_filtered(p).unwrap();
+        let mut reader = ReaderBuilder::new(file.clone()).unwrap().build(ReadOptions::default().filter(p)).unwrap();
         let got: Vec<Timed> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         assert_eq!(got.len() as u64, expected);
-        (reader.filter_counts().row_groups_skipped, expected)
+        (reader.counts().row_groups_skipped, expected)
     };
     assert_eq!(read(f.at.lt(half_ms(10))), (1, 11));
     assert_eq!(read(f.at.le(half_ms(10))), (1, 11));

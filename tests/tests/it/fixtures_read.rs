@@ -11,7 +11,7 @@ use std::fs::File;
 
 use apache_avro::BigDecimal;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use magnolify_parquet::{Error, OwnedRecord, ParquetReader, ParquetType};
+use magnolify_parquet::{Error, OwnedRecord, ParquetReader, ParquetType, ReadOptions, ReaderBuilder};
 use rust_decimal::Decimal;
 use serde_json::Value;
 use test_kit::fixtures::{rows, with_expected as fixture};
@@ -31,7 +31,7 @@ fn open<T: OwnedRecord>(name: &str) -> Result<ParquetReader<T, File>, Error> {
 fn open_in_batches<T: OwnedRecord>(name: &str, batch: usize) -> Result<ParquetReader<T, File>, Error> {
     let (path, _) = fixture(name);
     let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    ParquetReader::builder(file)?.with_batch_size(batch).build()
+    ReaderBuilder::new(file)?.build(ReadOptions::default().batch_size(batch))
 }
 
 /// Reads fixture `name` into `T` and compares every row with its expectation.
@@ -1014,13 +1014,14 @@ fn peers_types_pyarrow_statistics_prune_every_leaf_type() {
     // (row groups skipped, records passed)
     let read = |predicate: Predicate<PeerTypes>| -> (usize, u64) {
         let file = File::open(&path).unwrap();
-        let mut reader = ParquetReader::builder(file).unwrap().build_filtered(predicate.clone()).unwrap();
+        let mut reader =
+            ReaderBuilder::new(file).unwrap().build(ReadOptions::default().filter(predicate.clone())).unwrap();
         let got: Vec<PeerTypes> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         let expected: Vec<Value> = all.iter().filter(|r| predicate.test(r)).map(|r| r.to_json(Fmt::NANOS)).collect();
         let got: Vec<Value> = got.iter().map(|r| sorted_maps(r.to_json(Fmt::NANOS))).collect();
         let expected: Vec<Value> = expected.into_iter().map(sorted_maps).collect();
         assert!(got == expected, "{predicate:?}: {} records, expected {}", got.len(), expected.len());
-        let counts = reader.filter_counts();
+        let counts = reader.counts();
         (counts.row_groups_skipped, counts.records_passed)
     };
     let f = PeerTypes::fields();
@@ -1077,7 +1078,7 @@ fn events_read(
     predicate: magnolify_parquet::filter::Predicate<Events>,
 ) -> (usize, usize, usize, usize) {
     let (path, _) = fixture(name);
-    let builder = ParquetReader::builder(File::open(&path).unwrap()).unwrap();
+    let builder = ReaderBuilder::new(File::open(&path).unwrap()).unwrap();
     let sizes: Vec<usize> = builder.metadata().row_groups().iter().map(|g| g.num_rows() as usize).collect();
     let mut start = 0;
     let mut with_matches = 0;
@@ -1086,10 +1087,10 @@ fn events_read(
         start += size;
     }
     let expected: Vec<String> = all.iter().filter(|e| predicate.test(e)).map(|e| format!("{e:?}")).collect();
-    let mut reader = builder.build_filtered(predicate.clone()).unwrap();
+    let mut reader = builder.build(ReadOptions::default().filter(predicate.clone())).unwrap();
     let got: Vec<String> = reader.by_ref().map(|e| format!("{:?}", e.unwrap())).collect();
     assert_eq!(got, expected, "{name}: {predicate:?}");
-    let counts = reader.filter_counts();
+    let counts = reader.counts();
     (counts.row_groups_read, with_matches, counts.row_groups_skipped_by_bloom_filters, got.len())
 }
 
@@ -1112,10 +1113,10 @@ fn peers_events_are_pruned_and_filtered() {
         // pages outside the range are passed without being decompressed.
         if name == "peers/events.pyarrow" {
             let (path, _) = fixture(name);
-            let builder = ParquetReader::builder(File::open(&path).unwrap()).unwrap();
-            let mut reader = builder.build_filtered(f.ts.between(t0, t1)).unwrap();
+            let builder = ReaderBuilder::new(File::open(&path).unwrap()).unwrap();
+            let mut reader = builder.build(ReadOptions::default().filter(f.ts.between(t0, t1))).unwrap();
             assert_eq!(reader.by_ref().count(), 301);
-            let counts = reader.filter_counts();
+            let counts = reader.counts();
             eprintln!("{name}: range: {counts:?}");
             assert!(counts.pages_skipped > 0 && counts.records_skipped > 0 && counts.pages_read > 0, "{counts:?}");
             assert!(counts.records_read < 512, "{counts:?}");
@@ -1163,12 +1164,14 @@ fn skipped_and_passed<T: OwnedRecord + std::fmt::Debug>(
     predicate: magnolify_parquet::filter::Predicate<T>,
 ) -> (usize, usize) {
     let (path, _) = fixture(name);
-    let mut reader =
-        ParquetReader::builder(File::open(&path).unwrap()).unwrap().build_filtered(predicate.clone()).unwrap();
+    let mut reader = ReaderBuilder::new(File::open(&path).unwrap())
+        .unwrap()
+        .build(ReadOptions::default().filter(predicate.clone()))
+        .unwrap();
     let got: Vec<String> = reader.by_ref().map(|r| format!("{:?}", r.unwrap())).collect();
     let expected: Vec<String> = all.iter().filter(|r| predicate.test(r)).map(|r| format!("{r:?}")).collect();
     assert_eq!(got, expected, "{name}: {predicate:?}");
-    (reader.filter_counts().row_groups_skipped, got.len())
+    (reader.counts().row_groups_skipped, got.len())
 }
 
 /// parquet-java's statistics. parquet-mr 1.8.2 wrote no column orders in
@@ -1226,12 +1229,14 @@ fn spark_events_are_pruned_and_filtered() {
     let (path, _) = fixture(name);
     let f = SparkEvents::fields();
     let read = |predicate: magnolify_parquet::filter::Predicate<SparkEvents>| {
-        let mut reader =
-            ParquetReader::builder(File::open(&path).unwrap()).unwrap().build_filtered(predicate.clone()).unwrap();
+        let mut reader = ReaderBuilder::new(File::open(&path).unwrap())
+            .unwrap()
+            .build(ReadOptions::default().filter(predicate.clone()))
+            .unwrap();
         let got: Vec<String> = reader.by_ref().map(|r| format!("{:?}", r.unwrap())).collect();
         let expected: Vec<String> = all.iter().filter(|r| predicate.test(r)).map(|r| format!("{r:?}")).collect();
         assert_eq!(got, expected, "{predicate:?}");
-        reader.filter_counts()
+        reader.counts()
     };
     let range = read(f.ts.between(all[1000].ts, all[1300].ts));
     assert_eq!((range.row_groups_read, range.records_passed), (1, 301), "{range:?}");

@@ -29,7 +29,7 @@ use magnolify_parquet::parquet::file::writer::SerializedFileWriter;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type};
 use magnolify_parquet::{
     schema, DecimalPhysical, Error, FieldOptions, ParquetRead, ParquetReader, ParquetRecord, ParquetType, ParquetWrite,
-    ParquetWriter, TimeUnit,
+    ParquetWriter, ReadOptions, ReaderBuilder, TimeUnit,
 };
 use rust_decimal::Decimal;
 use uuid::Uuid;
@@ -646,8 +646,8 @@ fn int96_outside_chronos_range_is_a_value_error() {
     let e = read_error::<NaiveDateTime>("ts", DEFAULT, &file);
     assert_error(&e, "value", "ts", &["record 1", "INT96", "out of chrono's range"]);
     // One record at a time, the first one is read before the error.
-    let reader =
-        ParquetReader::builder(file).and_then(|b| b.with_batch_size(1).build_with(one::<NaiveDateTime>("ts", DEFAULT)));
+    let reader = ReaderBuilder::new(file)
+        .and_then(|b| b.build_with(one::<NaiveDateTime>("ts", DEFAULT), ReadOptions::default().batch_size(1)));
     let mut reader = reader.expect("reader");
     assert_eq!(reader.next().map(|r| r.ok()), Some(Some(dt(-4713, 11, 24, 0, 0, 0, 0))));
     assert!(matches!(reader.next(), Some(Err(Error::Value { .. }))));
@@ -932,8 +932,8 @@ fn decimal_reads_convert_to_the_declared_scale_exactly() {
     let file = write_file("v", dec(9, 4), &[d("1.2300"), d("-5"), d("1.2345")]).expect("write");
     let e = read_error::<Decimal>("v", dec(9, 2), &file);
     assert_error(&e, "value", "v", &["record 2", "1.2345", "more than 2 fraction digits"]);
-    let reader =
-        ParquetReader::builder(file).and_then(|b| b.with_batch_size(1).build_with(one::<Decimal>("v", dec(9, 2))));
+    let reader = ReaderBuilder::new(file)
+        .and_then(|b| b.build_with(one::<Decimal>("v", dec(9, 2)), ReadOptions::default().batch_size(1)));
     let mut reader = reader.expect("reader");
     let first: Vec<String> = reader.by_ref().take(2).map(|r| r.expect("exact rows").to_string()).collect();
     assert_eq!(first, ["1.23", "-5.00"]);

@@ -22,6 +22,7 @@ mod object_stores;
 mod page_checksums;
 mod page_decoders;
 mod proptest_layouts;
+mod read_options;
 mod schema_evolution;
 mod threads;
 mod wide_struct;

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use futures::stream::BoxStream;
 use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
-use magnolify_parquet::{ParquetType, ParquetWriter};
+use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions};
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{
@@ -21,7 +21,7 @@ use test_kit::rng::XorShift;
 /// A store (the in-memory one by default), counting the reads made of it:
 /// `get_opts` is what every read (`get_range`, `get_ranges`) comes to.
 #[derive(Debug, Default)]
-struct Counting<S = InMemory> {
+pub(crate) struct Counting<S = InMemory> {
     inner: S,
     gets: AtomicU64,
     bytes: AtomicU64,
@@ -32,7 +32,7 @@ impl<S> Counting<S> {
         Counting { inner, gets: AtomicU64::new(0), bytes: AtomicU64::new(0) }
     }
 
-    fn reads(&self) -> (u64, u64) {
+    pub(crate) fn reads(&self) -> (u64, u64) {
         (self.gets.load(Ordering::SeqCst), self.bytes.load(Ordering::SeqCst))
     }
 }
@@ -166,7 +166,7 @@ fn two_of_fifteen_columns_fetch_a_fraction_of_the_object_in_one_request_per_row_
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
         assert_eq!((builder.requests(), store.reads().0), (1, 1));
         assert_eq!(builder.metadata().num_row_groups(), 10);
-        let reader = builder.build::<TwoOfFifteen>().await.unwrap();
+        let reader = builder.build::<TwoOfFifteen>(ReadOptions::default()).await.unwrap();
         let (requests, bytes) = store.reads();
         eprintln!("2 of 15 columns: {requests} requests, {bytes} of {size} bytes");
         assert!(requests <= 1 + 10, "{requests} requests");
@@ -201,20 +201,23 @@ fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
         w.close().await.unwrap();
         let all = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
         let before = store.reads();
-        let full: Vec<Event> = all.build::<Event>().await.unwrap().collect::<Result<_, _>>().unwrap();
+        let full: Vec<Event> =
+            all.build::<Event>(ReadOptions::default()).await.unwrap().collect::<Result<_, _>>().unwrap();
         assert_eq!(full, rows);
         let full_bytes = store.reads().1 - before.1;
 
         let f = Event::fields();
         let before = store.reads();
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().coalesce(0);
-        let mut reader = builder.build_filtered(f.id.between(25_000, 34_999)).await.unwrap();
+        let mut reader = builder.build(ReadOptions::default().filter(f.id.between(25_000, 34_999))).await.unwrap();
         let got: Vec<Event> = reader.by_ref().collect::<Result<_, _>>().unwrap();
         assert_eq!(got, rows[25_000..35_000]);
-        assert_eq!((reader.filter_counts().row_groups_read, reader.filter_counts().row_groups_skipped), (2, 18));
+        assert_eq!((reader.counts().row_groups_read, reader.counts().row_groups_skipped), (2, 18));
         let (requests, bytes) = (store.reads().0 - before.0, store.reads().1 - before.1);
-        // The footer, then the two groups' chunks (neighbours: one range).
-        assert_eq!(requests, 2);
+        // The footer, the page indexes the predicate can use in the two
+        // groups its statistics leave (one request), then the two groups'
+        // chunks (neighbours: one range).
+        assert_eq!(requests, 3);
         assert!(bytes < full_bytes / 3, "{bytes} of {full_bytes}");
     });
 }
@@ -247,7 +250,7 @@ fn an_upload_not_closed_leaves_nothing_at_the_path() {
         let back: Vec<Event> = StoreReaderBuilder::open(store.clone(), &path)
             .await
             .unwrap()
-            .build()
+            .build(ReadOptions::default())
             .await
             .unwrap()
             .collect::<Result<_, _>>()
@@ -336,7 +339,7 @@ fn s3_through_the_crates_client() {
         let before = store.reads();
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
         assert_eq!(builder.metadata().num_row_groups(), 5);
-        let reader = builder.build::<TwoOfFifteen>().await.unwrap();
+        let reader = builder.build::<TwoOfFifteen>(ReadOptions::default()).await.unwrap();
         let (requests, bytes) = (store.reads().0 - before.0, store.reads().1 - before.1);
         assert!(requests <= 1 + 5, "{requests} requests");
         assert!((bytes as f64) < 0.25 * size as f64, "{bytes} of {size} bytes");

@@ -13,7 +13,7 @@ use bytes::Bytes;
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
 use magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader;
 use magnolify_parquet::parquet::file::properties::WriterVersion;
-use magnolify_parquet::{Derived, ParquetReader, ParquetWriter, WriterBuilder};
+use magnolify_parquet::{Derived, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};
 use test_kit::io::{file_with, until_error};
 
 use crate::damaged_files::{events, Event};
@@ -58,8 +58,8 @@ struct Tally {
 
 impl Tally {
     fn read(&mut self, what: String, file: Bytes, original: &[Event], verify: bool) {
-        let reader = ParquetReader::builder(file).map(|b| b.with_threads(1).verify_page_checksums(verify));
-        let (records, error) = match reader.and_then(|b| b.build::<Event>()) {
+        let options = ReadOptions::default().threads(1).verify_page_checksums(verify);
+        let (records, error) = match ReaderBuilder::new(file).and_then(|b| b.build::<Event>(options)) {
             Ok(reader) => until_error(reader),
             Err(e) => (Vec::new(), Some(e)),
         };
@@ -153,8 +153,8 @@ fn a_damaged_page_is_named_by_row_group_column_and_page() {
         for (group, column, range) in chunks(&file) {
             // The last byte of a chunk is in the body of its last page.
             let damaged = flipped(&file, range.end - 1, 3);
-            let error = ParquetReader::builder(damaged.clone())
-                .and_then(|b| b.build::<Event>())
+            let error = ReaderBuilder::new(damaged.clone())
+                .and_then(|b| b.build::<Event>(ReadOptions::default()))
                 .and_then(|r| r.collect::<magnolify_parquet::Result<Vec<_>>>())
                 .expect_err("a damaged page");
             assert!(matches!(error, magnolify_parquet::Error::Damaged { .. }), "{error:?}");
@@ -165,8 +165,8 @@ fn a_damaged_page_is_named_by_row_group_column_and_page() {
             assert!(location.page.is_some() && message.contains("CRC32"), "{message}");
             assert!(message.contains("verify_page_checksums(false)"), "{message}");
             // Unchecked, the same file gives no checksum error.
-            let unchecked = ParquetReader::builder(damaged)
-                .and_then(|b| b.verify_page_checksums(false).build::<Event>())
+            let unchecked = ReaderBuilder::new(damaged)
+                .and_then(|b| b.build::<Event>(ReadOptions::default().verify_page_checksums(false)))
                 .and_then(|r| r.collect::<magnolify_parquet::Result<Vec<_>>>());
             if let Err(e) = unchecked {
                 assert!(!e.to_string().contains("CRC32"), "{e}");
@@ -179,8 +179,12 @@ fn a_damaged_page_is_named_by_row_group_column_and_page() {
 fn files_written_without_checksums_read_unchecked() {
     let records = events(60);
     let file = written(&records, Compression::UNCOMPRESSED, |b| b.page_checksums(false));
-    let back: Vec<Event> =
-        ParquetReader::builder(file.clone()).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap();
+    let back: Vec<Event> = ReaderBuilder::new(file.clone())
+        .unwrap()
+        .build(ReadOptions::default())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
     assert_eq!(back, records);
     // Damage in a page body is not seen as such: nothing to compare it with.
     let mut tally = Tally::default();
@@ -200,8 +204,8 @@ fn peers_checksums_are_verified() {
         crate::fixtures_read::check::<PeerTypes>(name);
     }
     let damaged = test_kit::fixtures::bytes("peers/types.pyarrow-crc-damaged.parquet");
-    let error = ParquetReader::builder(damaged.clone())
-        .and_then(|b| b.build::<PeerTypes>())
+    let error = ReaderBuilder::new(damaged.clone())
+        .and_then(|b| b.build::<PeerTypes>(ReadOptions::default()))
         .and_then(|r| r.collect::<magnolify_parquet::Result<Vec<_>>>())
         .expect_err("the damaged copy");
     let message = error.to_string();
@@ -210,8 +214,8 @@ fn peers_checksums_are_verified() {
         "{message}"
     );
     // Unchecked, the flipped bit gives other values, or fails otherwise.
-    let unchecked = ParquetReader::builder(damaged)
-        .and_then(|b| b.verify_page_checksums(false).build::<PeerTypes>())
+    let unchecked = ReaderBuilder::new(damaged)
+        .and_then(|b| b.build::<PeerTypes>(ReadOptions::default().verify_page_checksums(false)))
         .and_then(|r| r.collect::<magnolify_parquet::Result<Vec<_>>>());
     let expected = crate::fixtures_read::check::<PeerTypes>("peers/types.pyarrow-crc-v1");
     match unchecked {
@@ -255,10 +259,11 @@ fn parquet_java_checksums_are_verified() {
     };
     let corrupt = |name: &str| test_kit::fixtures::bytes(&format!("parquet-testing/{name}.parquet"));
     let name = "datapage_v1-corrupt-checksum";
-    let read = ParquetReader::builder(corrupt(name)).and_then(|b| b.build::<MrInts>()?.collect::<Result<Vec<_>, _>>());
+    let read = ReaderBuilder::new(corrupt(name))
+        .and_then(|b| b.build::<MrInts>(ReadOptions::default())?.collect::<Result<Vec<_>, _>>());
     refused(name, read.expect_err(name));
     let name = "rle-dict-uncompressed-corrupt-checksum";
-    let read =
-        ParquetReader::builder(corrupt(name)).and_then(|b| b.build::<MrDictionary>()?.collect::<Result<Vec<_>, _>>());
+    let read = ReaderBuilder::new(corrupt(name))
+        .and_then(|b| b.build::<MrDictionary>(ReadOptions::default())?.collect::<Result<Vec<_>, _>>());
     refused(name, read.expect_err(name));
 }

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use magnolify_parquet::mem::{MemPageStore, MemWriter};
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::{WriterProperties, WriterVersion};
-use magnolify_parquet::{Derived, OwnedRecord, ParquetReader, ParquetRecord, ParquetType, ParquetWriter};
+use magnolify_parquet::{Derived, OwnedRecord, ParquetRecord, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 use proptest::prelude::*;
 
 /// An `f64` compared by its bits.
@@ -294,10 +294,11 @@ fn round_trip<T: OwnedRecord + Clone + PartialEq + Debug + Send>(records: &[T]) 
                     .map_err(|e| TestCaseError::fail(format!("writer: {e}")))?;
                 w.write_all(records).map_err(|e| TestCaseError::fail(format!("write: {e}")))?;
                 let file = Bytes::from(w.into_inner().map_err(|e| TestCaseError::fail(format!("close: {e}")))?);
-                let back: Vec<T> =
-                    ParquetReader::builder(file).and_then(|b| b.with_batch_size(2).build::<T>()?.collect()).map_err(
-                        |e| TestCaseError::fail(format!("{codec:?}, dictionary {dictionary}, {version:?}: {e}")),
-                    )?;
+                let back: Vec<T> = ReaderBuilder::new(file)
+                    .and_then(|b| b.build::<T>(ReadOptions::default().batch_size(2))?.collect())
+                    .map_err(|e| {
+                        TestCaseError::fail(format!("{codec:?}, dictionary {dictionary}, {version:?}: {e}"))
+                    })?;
                 prop_assert_eq!(&back, &records.to_vec(), "{:?}, dictionary {}, {:?}", codec, dictionary, version);
             }
         }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use apache_avro::BigDecimal;
 use bytes::Bytes;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
-use magnolify_parquet::{Error, OwnedRecord, ParquetReader, ParquetType};
+use magnolify_parquet::{Error, OwnedRecord, ParquetReader, ParquetType, ReadOptions};
 use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
@@ -947,8 +947,10 @@ fn a_type_with_no_field_in_the_file_reads_one_record_per_row() {
     let file = bytes::Bytes::from(writer.into_inner().unwrap());
     let empty = || OnlyNew { comment: None, tags: vec![], score: 0 };
 
-    let reader =
-        magnolify_parquet::ParquetReader::builder(file).unwrap().with_batch_size(2).build::<OnlyNew>().unwrap();
+    let reader = magnolify_parquet::ReaderBuilder::new(file)
+        .unwrap()
+        .build::<OnlyNew>(ReadOptions::default().batch_size(2))
+        .unwrap();
     assert_eq!(reader.metadata().num_row_groups(), 3);
     assert!(reader.projected_columns().is_empty());
     let got: Vec<OnlyNew> = reader.collect::<Result<_, _>>().unwrap();

@@ -12,7 +12,7 @@ use avro_baseline::{AvroConverter, AvroOptions};
 use bytes::Bytes;
 use magnolify_parquet::file::AtomicFile;
 use magnolify_parquet::mem::MemPageStore;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReaderBuilder};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 use test_kit::io::file_with;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
@@ -66,7 +66,7 @@ fn file_of(records: &[Trip]) -> Bytes {
 }
 
 fn groups_of(file: &Bytes) -> usize {
-    ParquetReader::builder(file.clone()).expect("metadata").metadata().num_row_groups()
+    ReaderBuilder::new(file.clone()).expect("metadata").metadata().num_row_groups()
 }
 
 #[test]
@@ -82,12 +82,12 @@ fn row_groups_read_in_parallel_give_the_sequential_records() {
 
     // The footer is read once and the type resolved once; every thread's
     // reader shares both.
-    let builder = ParquetReader::builder(file.clone()).expect("open");
+    let builder = ReaderBuilder::new(file.clone()).expect("open");
     let plan = Arc::new(builder.resolve::<Trip>().expect("resolve"));
     let parts: Vec<Vec<Trip>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..groups)
             .map(|i| {
-                let reader = builder.clone().with_row_groups(vec![i]).build_resolved(plan.clone());
+                let reader = builder.clone().build_resolved(plan.clone(), ReadOptions::default().row_groups(vec![i]));
                 scope.spawn(move || reader.expect("row group").collect::<Result<Vec<_>, _>>().expect("read row group"))
             })
             .collect();
@@ -121,7 +121,9 @@ fn row_groups_of_a_file_on_disk_read_in_parallel() {
                     (worker..groups)
                         .step_by(4)
                         .map(|i| {
-                            let reader = builder.clone().with_row_groups(vec![i]).build_resolved(plan.clone());
+                            let reader = builder
+                                .clone()
+                                .build_resolved(plan.clone(), ReadOptions::default().row_groups(vec![i]));
                             (i, reader.expect("row group").collect::<Result<Vec<_>, _>>().expect("read"))
                         })
                         .collect::<Vec<_>>()
@@ -140,7 +142,7 @@ fn row_groups_of_a_file_on_disk_read_in_parallel() {
 fn the_avro_converter_reads_row_groups_in_parallel() {
     let records = trips(200);
     let file = file_of(&records);
-    let builder = ParquetReader::builder(file.clone()).expect("metadata");
+    let builder = ReaderBuilder::new(file.clone()).expect("metadata");
     let converter = AvroConverter::for_file(builder.metadata(), AvroOptions::default()).expect("converter");
     let plan = Arc::new(builder.resolve_with(converter.clone()).expect("resolve"));
     let sequential: Vec<Value> = ParquetReader::with_converter(converter.clone(), file.clone())
@@ -151,7 +153,7 @@ fn the_avro_converter_reads_row_groups_in_parallel() {
     let parallel: Vec<Vec<Value>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..builder.metadata().num_row_groups())
             .map(|i| {
-                let reader = builder.clone().with_row_groups(vec![i]).build_resolved(plan.clone());
+                let reader = builder.clone().build_resolved(plan.clone(), ReadOptions::default().row_groups(vec![i]));
                 scope.spawn(move || reader.expect("row group").collect::<Result<Vec<_>, _>>().expect("read"))
             })
             .collect();
@@ -180,7 +182,7 @@ fn a_writer_moves_to_another_thread_and_back() {
 #[test]
 fn a_row_group_out_of_range_is_an_error() {
     let file = file_of(&trips(40));
-    let err = ParquetReader::builder(file).expect("open").with_row_groups(vec![2]).build::<Trip>().err();
+    let err = ReaderBuilder::new(file).expect("open").build::<Trip>(ReadOptions::default().row_groups(vec![2])).err();
     let err = err.expect("only two row groups");
     assert!(matches!(err, Error::Argument { .. }), "{err:?}");
     assert!(err.to_string().contains("row group 2 requested, the file has 2"), "{err}");
@@ -222,8 +224,8 @@ fn a_file_is_the_same_whatever_the_encoding_threads() {
 }
 
 /// Every answer of a reader, errors as text.
-fn answers(builder: ReaderBuilder<Bytes>) -> Vec<Result<Trip, String>> {
-    builder.build::<Trip>().expect("reader").map(|r| r.map_err(|e| e.to_string())).collect()
+fn answers(builder: ReaderBuilder<Bytes>, options: ReadOptions<Trip>) -> Vec<Result<Trip, String>> {
+    builder.build::<Trip>(options).expect("reader").map(|r| r.map_err(|e| e.to_string())).collect()
 }
 
 #[test]
@@ -234,13 +236,14 @@ fn records_come_in_file_order_whatever_the_decoding_threads() {
             .expect("file");
     for batch in [1, 7, 1024] {
         for threads in [1, 2, 4] {
-            let builder = ParquetReader::builder(file.clone()).unwrap().with_batch_size(batch).with_threads(threads);
-            let back: Vec<Trip> = builder.build().unwrap().collect::<Result<_, _>>().unwrap();
+            let options = ReadOptions::default().batch_size(batch).threads(threads);
+            let back: Vec<Trip> =
+                ReaderBuilder::new(file.clone()).unwrap().build(options).unwrap().collect::<Result<_, _>>().unwrap();
             assert_eq!(back, records, "batch {batch}, {threads} threads");
         }
         let selected = |threads| {
-            let builder = ParquetReader::builder(file.clone()).unwrap().with_batch_size(batch).with_threads(threads);
-            answers(builder.with_row_groups(vec![3, 1]))
+            let options = ReadOptions::default().batch_size(batch).threads(threads).row_groups(vec![3, 1]);
+            answers(ReaderBuilder::new(file.clone()).unwrap(), options)
         };
         assert_eq!(selected(2), selected(1), "row groups 3 and 1, batch {batch}");
         assert_eq!(selected(1).len(), 300 + 900);
@@ -251,7 +254,7 @@ fn records_come_in_file_order_whatever_the_decoding_threads() {
 fn a_damaged_chunk_stops_a_threaded_reader_where_it_stops_one_thread() {
     let records = trips(2_000);
     let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(600), &records).expect("file");
-    let meta = ParquetReader::builder(file.clone()).unwrap().metadata().clone();
+    let meta = ReaderBuilder::new(file.clone()).unwrap().metadata().clone();
     // Damage the dictionary indices of the third row group's `id` column
     // (the page header stays readable).
     let chunk = meta.row_group(2).column(0);
@@ -261,8 +264,8 @@ fn a_damaged_chunk_stops_a_threaded_reader_where_it_stops_one_thread() {
         *b ^= 0xA5;
     }
     let damaged = Bytes::from(damaged);
-    let one = answers(ParquetReader::builder(damaged.clone()).unwrap().with_threads(1));
-    let two = answers(ParquetReader::builder(damaged).unwrap().with_threads(2));
+    let one = answers(ReaderBuilder::new(damaged.clone()).unwrap(), ReadOptions::default().threads(1));
+    let two = answers(ReaderBuilder::new(damaged).unwrap(), ReadOptions::default().threads(2));
     assert_eq!(one, two);
     // The first two row groups, then the error that ends the reading.
     assert_eq!(one.len(), 1201);
@@ -276,8 +279,10 @@ fn a_threaded_reader_dropped_early_stops_its_thread() {
     let records = trips(5_000);
     let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder(), &records).expect("file");
     for _ in 0..20 {
-        let mut reader =
-            ParquetReader::builder(file.clone()).unwrap().with_threads(2).with_batch_size(10).build::<Trip>().unwrap();
+        let mut reader = ReaderBuilder::new(file.clone())
+            .unwrap()
+            .build::<Trip>(ReadOptions::default().threads(2).batch_size(10))
+            .unwrap();
         assert_eq!(reader.next().unwrap().unwrap(), records[0]);
         // Dropped with its decoding thread a batch ahead: this must neither
         // hang nor leak a thread that keeps decoding.
@@ -300,8 +305,8 @@ fn a_value_that_does_not_fit_stops_every_thread_count_at_its_record() {
     let records: Vec<Trip> = trips(2_000);
     let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(400), &records).expect("file");
     let read = |threads, batch| -> Vec<Result<TripWithRider, String>> {
-        let builder = ParquetReader::builder(file.clone()).unwrap().with_row_groups(vec![1, 2]);
-        let reader = builder.with_threads(threads).with_batch_size(batch).build::<TripWithRider>().unwrap();
+        let options = ReadOptions::default().row_groups(vec![1, 2]).threads(threads).batch_size(batch);
+        let reader = ReaderBuilder::new(file.clone()).unwrap().build::<TripWithRider>(options).unwrap();
         reader.map(|r| r.map_err(|e| e.to_string())).collect()
     };
     let one = read(1, 3);
@@ -316,8 +321,13 @@ fn a_value_that_does_not_fit_stops_every_thread_count_at_its_record() {
     let file =
         file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(400), &records[1..]).expect("file");
     let read = |threads| -> Vec<Result<TripWithRider, String>> {
-        let builder = ParquetReader::builder(file.clone()).unwrap().with_threads(threads).with_batch_size(2);
-        builder.build::<TripWithRider>().unwrap().map(|r| r.map_err(|e| e.to_string())).collect()
+        let options = ReadOptions::default().threads(threads).batch_size(2);
+        ReaderBuilder::new(file.clone())
+            .unwrap()
+            .build::<TripWithRider>(options)
+            .unwrap()
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect()
     };
     let one = read(1);
     assert_eq!(one.len(), 5, "records 1 to 4 have riders, record 5 (the file's 4th) has none");
@@ -360,9 +370,8 @@ fn a_record_error_found_late_does_not_hang_a_reader_whose_workers_ran_ahead() {
     let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder(), &trips(50)).expect("file");
     let (done, finished) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let reader = ParquetReader::builder(file).unwrap().with_threads(2).with_batch_size(1);
-        let answers: Vec<Result<SlowTrip, String>> =
-            reader.build().unwrap().map(|r| r.map_err(|e| e.to_string())).collect();
+        let reader = ReaderBuilder::new(file).unwrap().build(ReadOptions::default().threads(2).batch_size(1));
+        let answers: Vec<Result<SlowTrip, String>> = reader.unwrap().map(|r| r.map_err(|e| e.to_string())).collect();
         let _ = done.send(answers);
     });
     let answers = finished.recv_timeout(std::time::Duration::from_secs(60)).expect("the reader ends");
@@ -407,8 +416,10 @@ fn a_reader_dropped_early_leaves_no_thread_holding_its_input() {
     for threads in [2, 4] {
         let holders = Arc::new(());
         let input = Counted { bytes: file.clone(), _holders: holders.clone() };
-        let mut reader =
-            ParquetReader::builder(input).unwrap().with_threads(threads).with_batch_size(10).build::<Trip>().unwrap();
+        let mut reader = ReaderBuilder::new(input)
+            .unwrap()
+            .build::<Trip>(ReadOptions::default().threads(threads).batch_size(10))
+            .unwrap();
         assert!(reader.next().unwrap().is_ok());
         drop(reader);
         assert_eq!(Arc::strong_count(&holders), 1, "{threads} threads: the input is still held");

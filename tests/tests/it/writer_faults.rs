@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 
 use bytes::Bytes;
-use magnolify_parquet::{Error, ParquetReader, ParquetWriter};
+use magnolify_parquet::{Error, ParquetWriter, ReadOptions, ReaderBuilder};
 
 use crate::damaged_files::{events, Event};
 
@@ -122,9 +122,9 @@ fn a_sink_failing_at_any_call_fails_the_writer_and_no_other_fault_changes_a_byte
     let records = events(1000);
     for threads in [1, 2] {
         let Run::Written(clean) = write(&records, None, threads) else { panic!("a clean run fails") };
-        let back: Vec<Event> = ParquetReader::builder(Bytes::from(clean.bytes.clone()))
+        let back: Vec<Event> = ReaderBuilder::new(Bytes::from(clean.bytes.clone()))
             .unwrap()
-            .build()
+            .build(ReadOptions::default())
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();

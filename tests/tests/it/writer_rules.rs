@@ -11,7 +11,7 @@ use magnolify_parquet::engines::Engine;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::TypePtr;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 use test_kit::io::file_with;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
@@ -32,7 +32,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn row_group_sizes(file: Bytes) -> Vec<i64> {
-    let builder = ParquetReader::builder(file).expect("footer");
+    let builder = ReaderBuilder::new(file).expect("footer");
     builder.metadata().row_groups().iter().map(|g| g.num_rows()).collect()
 }
 
@@ -269,8 +269,12 @@ fn every_codec_and_encoding_a_writer_takes_reads_back() {
                 p.set_dictionary_enabled(false).set_column_encoding(ColumnPath::from(column), encoding)
             });
             let file = file_with(builder, &rows).unwrap_or_else(|e| panic!("{codec} {column} {encoding}: {e}"));
-            let back: Vec<Settled> =
-                ParquetReader::builder(file).unwrap().build().unwrap().collect::<Result<_, _>>().unwrap();
+            let back: Vec<Settled> = ReaderBuilder::new(file)
+                .unwrap()
+                .build(ReadOptions::default())
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
             assert_eq!(back, rows, "{codec}, {column} in {encoding}");
         }
     }

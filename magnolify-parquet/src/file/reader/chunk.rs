@@ -14,8 +14,8 @@ use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::reader::ChunkReader;
 
 use super::thrift::Input;
-use super::Limits;
 use crate::error::{Error, Location, Result};
+use crate::read::Limits;
 
 /// Where a column chunk lies in the file, checked: `(start, length)`.
 pub(super) fn byte_range(chunk: &ColumnChunkMetaData, file_len: u64, path: &str) -> Result<(u64, u64)> {
@@ -142,7 +142,7 @@ pub(super) fn check_pages<R: ChunkReader>(
         if raw > checks.limits.max_page_bytes {
             return Err(at(format!(
                 "the page claims {raw} uncompressed bytes, more than the reader's limit of {} \
-                 (ReaderBuilder::with_max_page_bytes)",
+                 (ReadOptions::max_page_bytes)",
                 checks.limits.max_page_bytes
             )));
         }
@@ -189,7 +189,7 @@ pub(super) fn check_pages<R: ChunkReader>(
 fn check_levels(values: u64, page_rows: Option<i32>, repeated: bool, rows: u64, limits: &Limits) -> Result<(), String> {
     if values > limits.max_levels {
         return Err(format!(
-            "{values} values, more than the reader's limit of {} (ReaderBuilder::with_max_levels)",
+            "{values} values, more than the reader's limit of {} (ReadOptions::max_levels)",
             limits.max_levels
         ));
     }
@@ -235,7 +235,7 @@ mod tests {
         assert!(check_levels(10, None, false, 10, &limits).is_ok());
         assert!(check_levels(11, None, false, 10, &limits).unwrap_err().contains("row group has 10 rows"));
         assert!(check_levels(500, None, true, 10, &limits).is_ok());
-        assert!(check_levels(1001, None, true, 10, &limits).unwrap_err().contains("with_max_levels"));
+        assert!(check_levels(1001, None, true, 10, &limits).unwrap_err().contains("ReadOptions::max_levels"));
         assert!(check_levels(5, Some(6), true, 10, &limits).is_err());
         assert!(check_levels(5, Some(-1), true, 10, &limits).is_err());
     }

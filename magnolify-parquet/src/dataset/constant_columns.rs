@@ -15,12 +15,14 @@ use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 
 use crate::codec::hybrid::HybridEncoder;
 use crate::error::{Error, Location, Result};
+use crate::read::{BoxedSource, RowGroupSource, SourceLayer};
 
 /// Most records in one made page: far below the reader's level limit.
 const PAGE_ROWS: u64 = 1 << 20;
 
-/// A file's schema with constant columns after its own leaves.
-#[derive(Debug)]
+/// A file's schema with constant columns after its own leaves. Cheap to
+/// clone (shared).
+#[derive(Clone, Debug)]
 pub(crate) struct ConstantColumns {
     /// The file's fields, then the constant ones.
     schema: Arc<SchemaDescriptor>,
@@ -28,7 +30,7 @@ pub(crate) struct ConstantColumns {
     first: usize,
     /// Each constant's value, PLAIN-encoded without a length prefix;
     /// `None` for a null.
-    values: Vec<Option<Vec<u8>>>,
+    values: Arc<[Option<Vec<u8>>]>,
 }
 
 impl ConstantColumns {
@@ -58,8 +60,20 @@ impl ConstantColumns {
         Ok(ConstantColumns {
             schema: Arc::new(SchemaDescriptor::new(Arc::new(root))),
             first: file.num_columns(),
-            values,
+            values: values.into(),
         })
+    }
+
+    /// The constant columns of a file whose own schema is `file`, as a
+    /// layer over its row groups; of `fields`, those the file stores itself
+    /// are read from the file.
+    pub(crate) fn layer(
+        file: &SchemaDescriptor,
+        fields: Vec<(TypePtr, Option<Vec<u8>>)>,
+    ) -> Result<Arc<dyn SourceLayer>> {
+        let stored = file.root_schema().get_fields();
+        let fields = fields.into_iter().filter(|(f, _)| !stored.iter().any(|s| s.name() == f.name())).collect();
+        Ok(Arc::new(ConstantColumns::new(file, fields)?))
     }
 
     /// The file's schema with the constant columns.
@@ -93,6 +107,48 @@ impl ConstantColumns {
         };
         let nullable = descr.max_def_level() > 0;
         Ok(Box::new(ConstantPages { dictionary, left: rows, nullable, boolean, value: value.clone() }))
+    }
+}
+
+/// The constant columns as a layer over a file's row groups.
+impl SourceLayer for ConstantColumns {
+    fn schema(&self) -> &Arc<SchemaDescriptor> {
+        &self.schema
+    }
+
+    fn over(&self, inner: BoxedSource) -> BoxedSource {
+        Box::new(WithConstants { inner, constants: self.clone() })
+    }
+}
+
+/// A source's row groups with the constant columns after its own leaves.
+struct WithConstants {
+    inner: BoxedSource,
+    constants: ConstantColumns,
+}
+
+impl RowGroupSource for WithConstants {
+    fn schema(&self) -> &Arc<SchemaDescriptor> {
+        self.constants.schema()
+    }
+
+    fn num_row_groups(&self) -> usize {
+        self.inner.num_row_groups()
+    }
+
+    fn num_rows(&self, group: usize) -> Result<u64> {
+        self.inner.num_rows(group)
+    }
+
+    fn pages(&self, group: usize, column: usize) -> Result<Box<dyn PageReader>> {
+        match self.constants.holds(column) {
+            true => self.constants.pages(column, self.inner.num_rows(group)?),
+            false => self.inner.pages(group, column),
+        }
+    }
+
+    fn max_levels(&self) -> u64 {
+        self.inner.max_levels()
     }
 }
 

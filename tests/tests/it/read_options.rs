@@ -1,0 +1,129 @@
+//! One `ReadOptions` value, four readers: a file's, a store object's, a
+//! dataset's on disk and a dataset's in a store read the same file with the
+//! same settings and give the same records and the same counts, since they
+//! plan the scan with the one planner and decode with the one record reader.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use magnolify_parquet::dataset::{DatasetReader, StoreDatasetReader};
+use magnolify_parquet::filter::FilterCounts;
+use magnolify_parquet::store::StoreReaderBuilder;
+use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use object_store::memory::InMemory;
+use object_store::path::Path;
+use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+
+use super::object_stores::Counting;
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Sale {
+    amount: i64,
+    region: String,
+    note: Option<String>,
+}
+
+fn sales() -> Vec<Sale> {
+    let regions = ["a", "b", "c"];
+    let note = |i: i64| (i % 4 != 0).then(|| format!("note {i}"));
+    (0..1000).map(|i| Sale { amount: i, region: regions[i as usize % 3].into(), note: note(i) }).collect()
+}
+
+/// Ten row groups of 100 sales by amount, pages of 20 rows, so that the
+/// statistics rule out row groups and the page index rules out pages.
+fn file() -> Bytes {
+    let mut w = ParquetWriter::<Sale, _>::builder()
+        .max_row_group_rows(100)
+        .data_page_rows(20)
+        // Page limits are checked after every record.
+        .properties(|p| p.set_write_batch_size(1))
+        .build(Vec::new())
+        .unwrap();
+    w.write_all(&sales()).unwrap();
+    Bytes::from(w.into_inner().unwrap())
+}
+
+fn options() -> ReadOptions<Sale> {
+    let f = Sale::fields();
+    ReadOptions::default()
+        .threads(2)
+        .batch_size(7)
+        .max_page_bytes(1 << 20)
+        .max_levels(1 << 20)
+        .verify_page_checksums(true)
+        .filter(f.amount.between(250, 420).and(f.region.ne("b".into())))
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+#[test]
+fn every_reader_takes_the_same_options_and_reads_the_same_records_and_counts() {
+    let file = file();
+    let expected: Vec<Sale> =
+        sales().into_iter().filter(|s| (250..=420).contains(&s.amount) && s.region != "b").collect();
+    assert_eq!(expected.len(), 114);
+
+    let mut reader = ReaderBuilder::new(file.clone()).unwrap().build(options()).unwrap();
+    let from_file: Vec<Sale> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+    let file_counts = reader.counts();
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("part-0.parquet"), &file).unwrap();
+    let mut dataset = DatasetReader::<Sale>::builder(dir.path()).unwrap().build(options()).unwrap();
+    let from_dataset: Vec<Sale> = dataset.by_ref().collect::<Result<_, _>>().unwrap();
+    let dataset_counts = dataset.counts();
+
+    let store = Arc::new(Counting::<InMemory>::default());
+    let (from_object, object_counts, requests, from_store_dataset, store_dataset_counts) = runtime().block_on(async {
+        let object = Path::from("sales/part-0.parquet");
+        store.put(&object, PutPayload::from(file.clone())).await.unwrap();
+        let before = store.reads().0;
+        let builder = StoreReaderBuilder::open(store.clone(), &object).await.unwrap();
+        let mut reader = builder.build(options()).await.unwrap();
+        let requests = store.reads().0 - before;
+        let from_object: Vec<Sale> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+        let store: Arc<dyn ObjectStore> = store.clone();
+        let builder = StoreDatasetReader::<Sale>::builder(store, &Path::from("sales")).await.unwrap();
+        let mut dataset = builder.build(options()).unwrap();
+        let mut from_dataset = Vec::new();
+        while let Some(sale) = dataset.next().await {
+            from_dataset.push(sale.unwrap());
+        }
+        (from_object, reader.counts(), requests, from_dataset, dataset.counts())
+    });
+
+    assert_eq!(from_file, expected);
+    assert_eq!(from_object, expected);
+    assert_eq!(from_dataset, expected);
+    assert_eq!(from_store_dataset, expected);
+
+    // Row groups 2, 3 and 4 hold amounts 250 to 420; of their 300 records,
+    // the page index leaves those of the pages from 240 to 440 (200), and
+    // 114 of those pass.
+    let FilterCounts { row_groups_read, row_groups_skipped, records_read, records_passed, .. } = file_counts;
+    assert_eq!((row_groups_read, row_groups_skipped), (3, 7));
+    assert_eq!((records_read, records_passed), (200, 114));
+    assert!(file_counts.pages_skipped > 0 && file_counts.pages_read > 0, "{file_counts:?}");
+    assert!(file_counts.column_bytes_read > 0 && file_counts.column_bytes_skipped > 0, "{file_counts:?}");
+    assert_eq!(object_counts, file_counts);
+    assert_eq!(dataset_counts.filter, file_counts);
+    assert_eq!(store_dataset_counts.filter, file_counts);
+    assert_eq!((dataset_counts.files_read, dataset_counts.files_skipped), (1, 0));
+    assert_eq!((store_dataset_counts.files_read, store_dataset_counts.files_skipped), (1, 0));
+    // The footer, the page indexes the predicate can use, the chunks.
+    assert_eq!(requests, 3);
+}
+
+#[test]
+fn the_dataset_readers_refuse_row_groups_which_differ_from_file_to_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("part-0.parquet"), file()).unwrap();
+    let refused = DatasetReader::<Sale>::builder(dir.path()).unwrap().build(options().row_groups(vec![0]));
+    let message = refused.err().expect("refused").to_string();
+    assert!(message.contains("ReadOptions::row_groups"), "{message}");
+    let read = ReaderBuilder::open(dir.path().join("part-0.parquet")).unwrap().build(options().row_groups(vec![3]));
+    let amounts: Vec<i64> = read.unwrap().map(|s| s.unwrap().amount).collect();
+    assert_eq!(amounts, (300..400).filter(|a| a % 3 != 1).collect::<Vec<_>>());
+}
