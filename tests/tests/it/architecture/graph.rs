@@ -24,9 +24,9 @@ use super::lex::{tokens, Tok};
 /// A module path: `[]` for the crate root, `["expand", "record"]`.
 type ModPath = Vec<String>;
 
-/// What one module's text says: the names its `use` declarations bind (to
-/// absolute paths), its glob imports, the items it defines and the paths it
-/// names (absolute, each with the module whose file names it).
+/// What one module's text says for resolving paths into it: the names its
+/// `use` declarations bind (to absolute paths), its glob imports and the
+/// items it defines.
 #[derive(Default)]
 struct Module {
     bindings: BTreeMap<String, ModPath>,
@@ -265,7 +265,8 @@ impl Crate {
                 i += 1;
             }
         }
-        let mut krate = Crate { files: files.keys().cloned().collect(), modules, edges: BTreeMap::new() };
+        let files = files.into_keys().filter(|f| !test_only.iter().any(|t| f.starts_with(t))).collect();
+        let mut krate = Crate { files, modules, edges: BTreeMap::new() };
         for (from, path) in named {
             let from_file = krate.modules[&from].file.clone();
             if let Some(to) = krate.resolve(&path, 0) {
