@@ -1,6 +1,9 @@
 //! Looking inside field types: which type parameters they use (to bound
-//! them) and whether they name the type being derived (a recursive type).
+//! them), whether they name the type being derived (a recursive type), the
+//! type at `'static` (for checks outside the impls) and its text as written
+//! (for messages). Below both `check` and `expand`: it imports neither.
 
+use quote::quote;
 use syn::{GenericArgument, Ident, PathArguments, ReturnType, Type, TypeParamBound};
 
 /// Whether `ty` names a path whose first segment satisfies `pred`: `T`,
@@ -74,6 +77,47 @@ pub fn is_recursive(ty: &Type, ident: &Ident) -> bool {
     })
 }
 
+/// `ty` with every lifetime made `'static`.
+pub fn erase_lifetimes(ty: &Type) -> Type {
+    let mut ty = ty.clone();
+    syn::visit_mut::visit_type_mut(&mut StaticLifetimes, &mut ty);
+    ty
+}
+
+struct StaticLifetimes;
+
+impl syn::visit_mut::VisitMut for StaticLifetimes {
+    fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
+        *lifetime = syn::Lifetime::new("'static", lifetime.span());
+    }
+    fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
+        if reference.lifetime.is_none() {
+            reference.lifetime = Some(syn::Lifetime::new("'static", proc_macro2::Span::call_site()));
+        }
+        syn::visit_mut::visit_type_reference_mut(self, reference);
+    }
+}
+
+/// A type as a user writes it: `Vec<Option<u8>>`, not `Vec < Option < u8 > >`.
+pub fn type_text(ty: &Type) -> String {
+    let raw = quote!(#ty).to_string();
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ' ' {
+            let prev = out.chars().last();
+            let next = chars.peek().copied();
+            let glue = matches!(prev, Some('<' | '&' | ':' | '\'' | '(' | '['))
+                || matches!(next, Some('<' | '>' | ':' | ',' | ')' | ']' | ';'));
+            if glue {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +150,21 @@ mod tests {
         assert!(is_recursive(&parse_quote!(Option<Box<Self>>), &node));
         assert!(!is_recursive(&parse_quote!(other::Node), &node));
         assert!(!is_recursive(&parse_quote!(Vec<Nodes>), &node));
+    }
+
+    #[test]
+    fn types_read_as_written() {
+        let t: Type = syn::parse_quote!(Vec<Option<u8>>);
+        assert_eq!(type_text(&t), "Vec<Option<u8>>");
+        let t: Type = syn::parse_quote!(&'a [std::string::String]);
+        assert_eq!(type_text(&t), "&'a [std::string::String]");
+        let t: Type = syn::parse_quote!(HashMap<String, (u8, u16)>);
+        assert_eq!(type_text(&t), "HashMap<String, (u8, u16)>");
+    }
+
+    #[test]
+    fn lifetimes_become_static() {
+        let t: Type = syn::parse_quote!(Cow<'a, [&str]>);
+        assert_eq!(type_text(&erase_lifetimes(&t)), "Cow<'static, [&'static str]>");
     }
 }

@@ -12,6 +12,7 @@ use syn::meta::ParseNestedMeta;
 use syn::Attribute;
 
 use crate::errors::Errors;
+use value::key_name;
 
 pub use container::ContainerAttrs;
 pub use field::{FieldAttrs, VariantAttrs};
@@ -41,12 +42,6 @@ fn span_of(path: &syn::Path) -> Span {
         (Some(a), Some(b)) => a.join(b).unwrap_or(a),
         _ => Span::call_site(),
     }
-}
-
-/// The key as written, for messages.
-fn key_name(meta: &ParseNestedMeta<'_>) -> String {
-    let path = &meta.path;
-    quote!(#path).to_string().replace(' ', "")
 }
 
 /// Parses every `#[parquet(...)]` attribute in `attrs` (several are

@@ -3,11 +3,18 @@
 //! tokens that are not even an expression end the attribute.
 
 use proc_macro2::Span;
+use quote::quote;
 use syn::meta::ParseNestedMeta;
 use syn::{Expr, Lit, LitStr, Token};
 
-use super::key_name;
 use crate::errors::Errors;
+
+/// The key as written, for messages. Here, below `attr/mod.rs` and its
+/// other files, which all name it: this module imports none of them.
+pub fn key_name(meta: &ParseNestedMeta<'_>) -> String {
+    let path = &meta.path;
+    quote!(#path).to_string().replace(' ', "")
+}
 
 /// Skips whatever follows a key: `= expr`, `(...)` or nothing.
 pub fn skip(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {

@@ -9,8 +9,9 @@ use quote::{quote, quote_spanned};
 use syn::Type;
 
 use super::halves::Halves;
-use super::private;
-use super::record::Stored;
+use super::runtime::private;
+use super::stored::Stored;
+use crate::types::{erase_lifetimes, type_text};
 
 /// The checks of one field: as free constant items, and as inline
 /// constants for `schema()` (for types that use a type parameter, which
@@ -85,60 +86,4 @@ pub fn attribute_checks(s: &Stored<'_>, halves: &Halves) -> (TokenStream, TokenS
         }
     }
     (free, inline)
-}
-
-/// `ty` with every lifetime made `'static`.
-pub(super) fn erase_lifetimes(ty: &Type) -> Type {
-    let mut ty = ty.clone();
-    syn::visit_mut::visit_type_mut(&mut StaticLifetimes, &mut ty);
-    ty
-}
-
-struct StaticLifetimes;
-
-impl syn::visit_mut::VisitMut for StaticLifetimes {
-    fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
-        *lifetime = syn::Lifetime::new("'static", lifetime.span());
-    }
-    fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
-        if reference.lifetime.is_none() {
-            reference.lifetime = Some(syn::Lifetime::new("'static", proc_macro2::Span::call_site()));
-        }
-        syn::visit_mut::visit_type_reference_mut(self, reference);
-    }
-}
-
-/// A type as a user writes it: `Vec<Option<u8>>`, not `Vec < Option < u8 > >`.
-pub fn type_text(ty: &Type) -> String {
-    let raw = quote!(#ty).to_string();
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == ' ' {
-            let prev = out.chars().last();
-            let next = chars.peek().copied();
-            let glue = matches!(prev, Some('<' | '&' | ':' | '\'' | '(' | '['))
-                || matches!(next, Some('<' | '>' | ':' | ',' | ')' | ']' | ';'));
-            if glue {
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn types_read_as_written() {
-        let t: Type = syn::parse_quote!(Vec<Option<u8>>);
-        assert_eq!(type_text(&t), "Vec<Option<u8>>");
-        let t: Type = syn::parse_quote!(&'a [std::string::String]);
-        assert_eq!(type_text(&t), "&'a [std::string::String]");
-        let t: Type = syn::parse_quote!(HashMap<String, (u8, u16)>);
-        assert_eq!(type_text(&t), "HashMap<String, (u8, u16)>");
-    }
 }

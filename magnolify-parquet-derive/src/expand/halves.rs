@@ -23,10 +23,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::{GenericParam, Generics, Ident, Type, WherePredicate};
 
-use super::attr_checks::erase_lifetimes;
 use super::impls::{Bounds, Impls};
-use super::private;
-use crate::types::uses_params;
+use super::runtime::private;
+use crate::types::{erase_lifetimes, uses_params};
 
 pub struct Halves {
     original: Generics,

@@ -14,7 +14,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Generics, Type};
 
-use super::private;
+use super::runtime::private;
 use crate::model::{Container, Field};
 
 /// Whether the container borrows (lifetime parameters): no handles at all.

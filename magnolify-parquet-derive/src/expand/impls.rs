@@ -6,7 +6,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use syn::{ImplGenerics, TypeGenerics, WhereClause};
 
-use super::private;
+use super::runtime::private;
 
 /// The generics of one impl: its parameters and where-clause.
 pub type Bounds<'a> = (ImplGenerics<'a>, Option<&'a WhereClause>);

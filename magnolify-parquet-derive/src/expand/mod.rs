@@ -11,19 +11,14 @@ mod impls;
 mod newtype;
 mod options;
 mod record;
+mod runtime;
+mod stored;
 mod unit_enum;
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::model::{Body, Container};
-
-/// The path generated code reaches the runtime through: an alias that the
-/// `const _` block around every expansion imports from
-/// `::magnolify_parquet::__private` (short, so the expansion stays small).
-fn private() -> TokenStream {
-    quote!(__mp)
-}
 
 /// The impls for `c`.
 pub fn expand(c: &Container<'_>) -> TokenStream {

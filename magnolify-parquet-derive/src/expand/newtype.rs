@@ -8,7 +8,7 @@ use syn::Type;
 
 use super::halves::Halves;
 use super::impls::opts_arg;
-use super::private;
+use super::runtime::private;
 use crate::model::Container;
 
 pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {

@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
-use super::private;
+use super::runtime::private;
 use crate::attr::{ContainerAttrs, FieldAttrs};
 
 /// `const NAME: FieldOptions = FieldOptions::new()…;`

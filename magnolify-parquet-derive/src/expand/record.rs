@@ -5,8 +5,8 @@
 //! fields only write has no read impl, and an unsupported field type is
 //! reported once, at the field's type, by its assertion.
 
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Ident;
 
@@ -14,26 +14,9 @@ use super::attr_checks::attribute_checks;
 use super::halves::{borrowed_type, Halves};
 use super::impls::opts_arg;
 use super::options::options_const;
-use super::private;
+use super::runtime::private;
+use super::stored::{path_span, stored_fields, Stored};
 use crate::model::{Container, Field};
-
-/// A field in the schema, with what every method needs to know of it.
-pub(super) struct Stored<'a> {
-    pub(super) field: &'a Field<'a>,
-    /// The type the Parquet form comes from: the field's, or `with::Repr`.
-    pub(super) repr: TokenStream,
-    /// `<repr as ParquetSchema>`, spanned at the field's type (or `with`
-    /// path), so that what goes wrong with it is reported there.
-    pub(super) schema: TokenStream,
-    pub(super) span: Span,
-    /// Name of the field's `FieldOptions` constant.
-    pub(super) opts: Ident,
-    /// The field's slot in the read plan, and its value once read.
-    slot: Ident,
-    value: Ident,
-    /// Where its first leaf is while writing.
-    at: Ident,
-}
 
 pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let p = private();
@@ -155,41 +138,6 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
 
         #handles
     }
-}
-
-/// The stored fields with their generated names.
-fn stored_fields<'a>(fields: &'a [Field<'a>]) -> Vec<Stored<'a>> {
-    fields
-        .iter()
-        .filter(|f| f.is_stored())
-        .enumerate()
-        .map(|(i, field)| {
-            let (repr, span) = match &field.attrs.with {
-                Some(with) => {
-                    // Wholly spanned at the path, so that the type it
-                    // names is reported there.
-                    let path = &with.value;
-                    let span = path_span(path);
-                    (quote_spanned!(span=> #path::Repr), span)
-                }
-                None => {
-                    let ty = field.ty;
-                    (quote!(#ty), ty.span())
-                }
-            };
-            let schema = quote_spanned!(span=> <#repr as __mp::ParquetSchema>);
-            Stored {
-                field,
-                repr,
-                schema,
-                span,
-                opts: format_ident!("__PARQUET_OPTS_{}", i),
-                slot: format_ident!("__slot_{}", i),
-                value: format_ident!("__value_{}", i),
-                at: format_ident!("__at_{}", i),
-            }
-        })
-        .collect()
 }
 
 /// The field's schema node, with its field id.
@@ -339,9 +287,4 @@ fn bloom_field(s: &Stored<'_>) -> TokenStream {
         #own
         #schema::bloom_filters(&#p::doc_path(__prefix, #name), __out);
     }
-}
-
-/// The span of a `with` path: the string literal it was parsed from.
-pub(super) fn path_span(path: &syn::Path) -> Span {
-    path.segments.first().map_or_else(Span::call_site, |s| s.ident.span())
 }

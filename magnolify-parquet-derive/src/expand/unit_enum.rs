@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::impls::{opts_arg, Impls};
-use super::private;
+use super::runtime::private;
 use crate::model::{Container, Variant};
 
 pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
