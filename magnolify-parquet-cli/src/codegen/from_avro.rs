@@ -27,11 +27,11 @@ use apache_avro::schema::{EnumSchema, Name, Namespace, RecordSchema, ResolvedSch
 use apache_avro::Schema;
 
 use super::common::{self, vec_of, with_notes, FieldCx, MAX_DEPTH};
+use super::error::CodegenError;
 use super::model::{
     DecimalPhysical, EnumDef, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef, TimeUnit,
 };
 use super::names::{camel_case, comment_text, FieldNames, StructNames};
-use super::CodegenError;
 
 /// Builds the model of the Avro record `schema`, arrays in `layout`, the
 /// root struct named `root_name` (or after the record).

@@ -27,11 +27,11 @@ use parquet::basic::{Repetition, Type as Physical};
 use parquet::schema::types::{SchemaDescriptor, Type};
 
 use super::common::{self, vec_of, with_notes, FieldCx, MAX_DEPTH};
+use super::error::CodegenError;
 use super::model::{
     DecimalPhysical, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef, TimeUnit,
 };
 use super::names::{comment_text, FieldNames, StructNames};
-use super::CodegenError;
 use crate::shape::{is_two_level, shape, Shape};
 
 /// Arrays up to this length implement `Default`, which a `skip` field needs.

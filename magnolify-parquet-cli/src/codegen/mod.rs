@@ -7,6 +7,7 @@
 //! [`render_model`] writes it as rustfmt-clean source.
 
 mod common;
+mod error;
 mod from_avro;
 mod from_parquet;
 pub mod model;
@@ -19,28 +20,8 @@ use magnolify_parquet::engines::{self, Engine, Severity};
 use magnolify_parquet::ListLayout;
 use parquet::schema::types::Type;
 
+pub use error::CodegenError;
 pub use model::Model;
-
-/// Why no code can be generated for a schema.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum CodegenError {
-    /// The schema root is a primitive column, not a message (a group).
-    #[error("the schema root is not a group")]
-    NotAMessage,
-    /// The message has no fields.
-    #[error("the schema has no columns: there is nothing to generate")]
-    NoColumns,
-    /// No column can be read by any magnolify-parquet type.
-    #[error("no column can be read with magnolify-parquet: {0}")]
-    NothingReadable(String),
-    /// The Avro schema is not a record.
-    #[error("the Avro schema is not a record: only records are written as Parquet files")]
-    NotARecord,
-    /// The Avro schema has no Parquet form (recursion, an empty record, an
-    /// unknown named type).
-    #[error("{0}")]
-    Avro(String),
-}
 
 /// What the generated file says about where it comes from.
 #[derive(Clone, Debug, Default)]

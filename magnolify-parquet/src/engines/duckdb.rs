@@ -5,8 +5,8 @@
 
 use crate::TimeUnit;
 
+use super::flag::Flag;
 use super::node::Node;
-use super::Flag;
 use super::Severity::{self, Different, Unreadable};
 
 /// DuckDB's `DecimalType::MaxWidth()`.

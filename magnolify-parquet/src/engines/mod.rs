@@ -23,6 +23,7 @@
 //! options that change a behaviour are named in the reason.
 
 mod duckdb;
+mod flag;
 mod node;
 mod pyarrow;
 mod spark;
@@ -34,6 +35,8 @@ use std::str::FromStr;
 use parquet::schema::types::Type;
 
 use crate::error::{Error, Location, Result};
+use flag::Flag;
+pub use flag::Severity;
 use node::Node;
 
 /// A query engine whose Parquet support is known (more may come: match
@@ -83,25 +86,6 @@ impl FromStr for Engine {
     }
 }
 
-/// How badly an engine handles a column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// The engine reads the column, but not as the schema says (another
-    /// type, lost precision, values out of range).
-    Different,
-    /// The engine refuses the column (and usually the whole file).
-    Unreadable,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Different => "different",
-            Severity::Unreadable => "unreadable",
-        })
-    }
-}
-
 /// One column an engine cannot read, or reads differently.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
@@ -120,10 +104,6 @@ impl fmt::Display for Finding {
         write!(f, "{}: {}: {}", self.column, self.severity, self.reason)
     }
 }
-
-/// A rule that one property of a node decides: whether the node has it,
-/// how bad that is and why.
-type Flag = (fn(&Node<'_>) -> bool, Severity, &'static str);
 
 /// An engine's rules that look further than one property: they add their
 /// findings on a node.

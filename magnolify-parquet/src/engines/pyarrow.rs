@@ -4,7 +4,7 @@
 //! `FromFLBA` and `FromInt64` in
 //! <https://github.com/apache/arrow/blob/main/cpp/src/parquet/arrow/schema_internal.cc>
 
-use super::Flag;
+use super::flag::Flag;
 use super::Severity::Different;
 
 /// pyarrow's findings that one property of the node decides (it reads

@@ -6,8 +6,8 @@
 
 use crate::TimeUnit;
 
+use super::flag::Flag;
 use super::node::{unit_name, Node};
-use super::Flag;
 use super::Severity::{self, Different, Unreadable};
 
 /// Spark's `DecimalType.MAX_PRECISION`.

@@ -7,8 +7,8 @@
 
 use crate::TimeUnit;
 
+use super::flag::Flag;
 use super::node::Node;
-use super::Flag;
 use super::Severity::{self, Different, Unreadable};
 
 /// Trino's largest DECIMAL precision
