@@ -29,10 +29,10 @@ use parquet::schema::types::ColumnDescPtr;
 use super::bloom::BloomWriter;
 use super::compress::Compressor;
 use super::dictionary::Dictionary;
+use super::hybrid::HybridEncoder;
 use super::page::{PageBuilder, PageValues};
 use super::plain::BitPacker;
 use super::stats::{ColumnIndexWriter, ValueStats};
-use crate::codec::hybrid::HybridEncoder;
 use crate::values::ColumnValues;
 
 /// What the writer properties say about one column, read once.

@@ -8,8 +8,8 @@ use parquet::errors::Result as ParquetResult;
 use parquet::file::metadata::{LevelHistogram, PageEncodingStats};
 
 use super::ChunkEncoder;
-use crate::codec::hybrid::HybridEncoder;
 use crate::write::encode::dictionary::Dictionary;
+use crate::write::encode::hybrid::HybridEncoder;
 use crate::write::encode::page::{Layout, PageValues};
 use crate::write::encode::plain::BitPacker;
 
