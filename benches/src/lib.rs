@@ -50,10 +50,6 @@ pub fn shown_path(path: &std::path::Path) -> std::path::PathBuf {
     // This crate's manifest is `benches/Cargo.toml`: its parent is the root.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent();
     let current = std::env::current_dir().ok();
-    [root, current.as_deref()]
-        .into_iter()
-        .flatten()
-        .find_map(|base| path.strip_prefix(base).ok())
-        .unwrap_or(path)
-        .to_path_buf()
+    let shown = [root, current.as_deref()].into_iter().flatten().find_map(|base| path.strip_prefix(base).ok());
+    shown.unwrap_or(path).to_path_buf()
 }
