@@ -40,7 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let groups = meta.row_groups();
     let largest = groups.iter().max_by_key(|g| g.compressed_size());
-    println!("path:              {}", path.display());
+    println!("path:              {}", benches::shown_path(&path).display());
     println!("records:           {records} read, all equal to those written");
     println!("row groups:        {}", groups.len());
     if let Some(g) = largest {

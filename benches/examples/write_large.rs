@@ -37,7 +37,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let groups = meta.row_groups();
     let largest = groups.iter().max_by_key(|g| g.compressed_size());
     let file_bytes = std::fs::metadata(&path)?.len();
-    println!("path:              {}", path.display());
+    println!("path:              {}", benches::shown_path(&path).display());
     println!("records:           {}", meta.file_metadata().num_rows());
     println!("row groups:        {}", groups.len());
     if let Some(g) = largest {

@@ -41,3 +41,15 @@ pub fn large_file_path() -> std::path::PathBuf {
     let target = exe.as_deref().and_then(|p| p.parent()).and_then(|p| p.parent()).and_then(|p| p.parent());
     target.map_or_else(|| std::path::PathBuf::from("write_large.parquet"), |t| t.join("write_large.parquet"))
 }
+
+/// `path` as the examples print it: relative to the project root when it
+/// lies inside it (`target/write_large.parquet`), else relative to the
+/// current directory when it lies there, else as it is. Recorded outputs
+/// (`benches/LARGE.txt`) then name no directory of the machine they ran on.
+pub fn shown_path(path: &std::path::Path) -> std::path::PathBuf {
+    // This crate's manifest is `benches/Cargo.toml`: its parent is the root.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent();
+    let current = std::env::current_dir().ok();
+    let shown = [root, current.as_deref()].into_iter().flatten().find_map(|base| path.strip_prefix(base).ok());
+    shown.unwrap_or(path).to_path_buf()
+}

@@ -224,3 +224,15 @@ fn filter_queries_read_only_the_row_groups_with_matches() {
         );
     }
 }
+
+#[test]
+fn recorded_paths_are_relative_to_the_project() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let shown = crate::shown_path(&root.join("target").join("write_large.parquet"));
+    assert_eq!(shown, std::path::Path::new("target/write_large.parquet"));
+    assert_eq!(
+        crate::shown_path(std::path::Path::new("/nowhere/x.parquet")),
+        std::path::Path::new("/nowhere/x.parquet")
+    );
+    assert_eq!(crate::shown_path(std::path::Path::new("a/b.parquet")), std::path::Path::new("a/b.parquet"));
+}

@@ -24,8 +24,11 @@ pub mod describe;
 pub mod engines;
 pub mod error;
 pub mod input;
-pub mod json;
 pub mod progress;
 pub mod shape;
+
+/// The text of leaf values in the fixtures' JSON encoding, shared with the
+/// tests (`test_kit::text`).
+pub use test_kit::text as json;
 
 pub use error::CliError;

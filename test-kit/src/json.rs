@@ -8,13 +8,12 @@
 //! with what pyarrow and DuckDB read.
 //!
 //! The text of leaf values (dates, times, timestamps, decimals, bytes,
-//! floats) is the CLI's ([`magnolify_parquet_cli::json`]), the one `cat`
-//! prints: the ToJson impls only turn the Rust values into what its
-//! functions take.
+//! floats) is [`crate::text`]'s, the one the CLI's `cat` prints: the ToJson
+//! impls only turn the Rust values into what its functions take.
 
 use std::collections::{BTreeMap, HashMap};
 
-use magnolify_parquet_cli::json::{date_text, datetime_text, decimal_text, float, hex, time_text, NANOS_PER_DAY};
+use crate::text::{date_text, datetime_text, decimal_text, float, hex, time_text, NANOS_PER_DAY};
 use serde_json::Number;
 pub use serde_json::Value;
 

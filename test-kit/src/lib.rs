@@ -1,7 +1,8 @@
 //! What the tests, the benches and the fuzz targets share, so that each
 //! piece exists once: magnolify's seed record ([`seed`]), a deterministic
-//! generator ([`rng`]), the JSON form of fixture rows ([`json`]), the fixture
-//! files ([`fixtures`]) and the read and write round trips ([`io`]).
+//! generator ([`rng`]), the JSON form of fixture rows ([`json`]) and the text
+//! of its leaf values ([`text`], which the CLI's `cat` prints too), the
+//! fixture files ([`fixtures`]) and the read and write round trips ([`io`]).
 
 pub mod fixtures;
 pub mod io;
@@ -9,3 +10,4 @@ pub mod json;
 pub mod rng;
 pub mod sales;
 pub mod seed;
+pub mod text;

@@ -13,9 +13,9 @@ use parquet::column::page::{Page, PageMetadata, PageReader};
 use parquet::errors::Result as ParquetResult;
 use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 
-use crate::codec::hybrid::HybridEncoder;
 use crate::error::{Error, Location, Result};
 use crate::read::{BoxedSource, RowGroupSource, SourceLayer};
+use crate::write::HybridEncoder;
 
 /// Most records in one made page: far below the reader's level limit.
 const PAGE_ROWS: u64 = 1 << 20;

@@ -14,4 +14,5 @@ mod settings;
 pub(crate) use chunk_sink::page_spec;
 pub use chunk_sink::ChunkSink;
 pub(crate) use columns::ColumnWriters;
+pub(crate) use encode::HybridEncoder;
 pub use record_writer::{RecordWriter, DEFAULT_WRITE_BATCH};

@@ -8,6 +8,7 @@ mod chunk;
 mod chunk_tests;
 mod compress;
 mod dictionary;
+mod hybrid;
 mod page;
 mod plain;
 mod stats;
@@ -16,3 +17,4 @@ mod testing;
 
 pub(crate) use chunk::ChunkEncoder;
 pub(crate) use compress::Compressor;
+pub(crate) use hybrid::HybridEncoder;

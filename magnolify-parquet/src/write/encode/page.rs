@@ -9,8 +9,9 @@ use parquet::file::properties::WriterVersion;
 use parquet::file::statistics::Statistics;
 
 use super::compress::Compressor;
+use super::hybrid::HybridEncoder;
 use super::plain::BitPacker;
-use crate::codec::hybrid::{bit_width, HybridEncoder};
+use crate::codec::hybrid::bit_width;
 
 /// A page's values, in the form they are written.
 pub(crate) enum PageValues {

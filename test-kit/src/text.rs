@@ -1,4 +1,5 @@
-//! The text of Parquet leaf values in JSON, as `cat` prints them and as the
+//! The text of Parquet leaf values in JSON, as the CLI's `cat` prints them
+//! (it re-exports this module as `magnolify_parquet_cli::json`) and as the
 //! fixtures' `*.expected.json` hold them (`tests/fixtures/README.md`):
 //!
 //! | value | text |
@@ -72,7 +73,7 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
 /// A DATE: `days` since 1970-01-01 as `YYYY-MM-DD`.
 ///
 /// ```
-/// use magnolify_parquet_cli::json::date_text;
+/// use test_kit::text::date_text;
 /// assert_eq!(date_text(19_723), "2024-01-01");
 /// assert_eq!(date_text(-1), "1969-12-31");
 /// ```
@@ -85,7 +86,7 @@ pub fn date_text(days: i64) -> String {
 /// `HH:MM:SS` and `digits` fraction digits (0 for none, at most 9).
 ///
 /// ```
-/// use magnolify_parquet_cli::json::time_text;
+/// use test_kit::text::time_text;
 /// assert_eq!(time_text(3_723_004_000_000, 3), "01:02:03.004");
 /// assert_eq!(time_text(1, 9), "00:00:00.000000001");
 /// ```
@@ -105,7 +106,7 @@ pub fn time_text(nanos: u64, digits: u8) -> String {
 /// `zulu` (an instant, `isAdjustedToUTC`).
 ///
 /// ```
-/// use magnolify_parquet_cli::json::datetime_text;
+/// use test_kit::text::datetime_text;
 /// assert_eq!(datetime_text(1_700_000_000_123_000_000, 3, true), "2023-11-14T22:13:20.123Z");
 /// assert_eq!(datetime_text(-1_000, 6, false), "1969-12-31T23:59:59.999999");
 /// ```
@@ -132,7 +133,7 @@ pub fn datetime_text(nanos: i128, digits: u8, zulu: bool) -> String {
 /// it is the exact sum.
 ///
 /// ```
-/// use magnolify_parquet_cli::json::{datetime_text, int96_nanos};
+/// use test_kit::text::{datetime_text, int96_nanos};
 /// // Julian day 2440589 is 1970-01-02.
 /// assert_eq!(datetime_text(int96_nanos([1, 0, 2_440_589]), 9, false), "1970-01-02T00:00:00.000000001");
 /// ```
@@ -148,7 +149,7 @@ pub fn int96_nanos(words: [u32; 3]) -> i128 {
 /// `scale` fraction digits; a negative scale appends zeros instead.
 ///
 /// ```
-/// use magnolify_parquet_cli::json::decimal_text;
+/// use test_kit::text::decimal_text;
 /// assert_eq!(decimal_text("-999999999", 2), "-9999999.99");
 /// assert_eq!(decimal_text("5", 3), "0.005");
 /// assert_eq!(decimal_text("-5", 3), "-0.005");
@@ -192,7 +193,7 @@ pub fn decimal_text(unscaled: &str, scale: i64) -> String {
 /// FIXED_LEN_BYTE_ARRAY); empty input is 0.
 ///
 /// ```
-/// use magnolify_parquet_cli::json::unscaled_text;
+/// use test_kit::text::unscaled_text;
 /// assert_eq!(unscaled_text(&[0xff, 0x80]), "-128");
 /// assert_eq!(unscaled_text(&[0x01, 0, 0, 0, 0, 0, 0, 0, 0]), "18446744073709551616");
 /// ```
@@ -262,7 +263,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// Standard base64 (RFC 4648, `+/` and `=` padding).
 ///
 /// ```
-/// use magnolify_parquet_cli::json::base64;
+/// use test_kit::text::base64;
 /// assert_eq!(base64(b"Man"), "TWFu");
 /// assert_eq!(base64(b"Ma"), "TWE=");
 /// assert_eq!(base64(b""), "");
