@@ -41,6 +41,7 @@ fn convert(args: &[&str]) {
 #[test]
 fn conversions_are_deterministic_and_round_trip() {
     let dir = temp_dir("avro");
+    let dir = dir.path();
     for (avro, flags) in avro_fixtures() {
         let name = avro.file_stem().and_then(|s| s.to_str()).expect("a name");
         let input = avro.to_str().expect("a UTF-8 path");
@@ -68,12 +69,12 @@ fn conversions_are_deterministic_and_round_trip() {
             assert_eq!(b, a, "{name}: record {i}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn every_avro_codec_reads_back() {
     let dir = temp_dir("avro-codecs");
+    let dir = dir.path();
     let (_, records) = read_avro(&fixtures_dir().join("avro/primitives.avro"));
     let parquet = dir.join("p.parquet");
     let input = fixtures_dir().join("avro/primitives.avro");
@@ -83,12 +84,12 @@ fn every_avro_codec_reads_back() {
         convert(&["parquet2avro", parquet.to_str().expect("path"), out.to_str().expect("path"), "--codec", codec]);
         assert_eq!(read_avro(&out).1, records, "{codec}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn failures_leave_no_output() {
     let dir = temp_dir("avro-failures");
+    let dir = dir.path();
     let nested = fixtures_dir().join("avro/nested.avro");
     let out_path = dir.join("n.parquet");
     // Null array items need --three-level: a one-line error, exit 2, no file.
@@ -98,7 +99,7 @@ fn failures_leave_no_output() {
     assert!(stderr.starts_with(&format!("magnolify-parquet: {}: ", nested.display())), "{stderr}");
     assert!(stderr.contains("--three-level"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+    let left: Vec<_> = std::fs::read_dir(dir).expect("dir").collect();
     assert!(left.is_empty(), "{left:?}");
 
     // Not an Avro file; not a Parquet file.
@@ -113,7 +114,6 @@ fn failures_leave_no_output() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(!target.exists(), "{cmd}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -142,6 +142,7 @@ fn bad_usage_is_exit_2_with_the_usage() {
 #[test]
 fn schema_shows_the_embedded_avro_schema() {
     let dir = temp_dir("avro-schema");
+    let dir = dir.path();
     for (avro, flags) in avro_fixtures() {
         let parquet = dir.join("embedded.parquet");
         let mut args = vec!["avro2parquet", avro.to_str().expect("path"), parquet.to_str().expect("path")];
@@ -160,5 +161,4 @@ fn schema_shows_the_embedded_avro_schema() {
         let shown = Schema::parse_str(&block.join("\n")).expect("the shown schema parses");
         assert_eq!(shown.canonical_form(), read_avro(&avro).0.canonical_form(), "{avro:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,7 +4,8 @@
 //! writes from the Avro fixtures, with `codegen --avro` of their schema) in
 //! one temporary crate, built once (`#![deny(warnings)]`, against the
 //! library by path, in this build's target directory so that the library
-//! is not built again).
+//! is not built again). The crate, its binary and the files it writes are
+//! this run's own, so that two runs at once do not meet.
 //!
 //! The structs have no JSON form of their own, so the crate reads each file
 //! with its generated root type (which must succeed, every row), writes the
@@ -21,6 +22,7 @@ use std::process::Command;
 
 use common::{fixtures, json_equal, run, temp_dir};
 use serde_json::Value;
+use tempfile::TempDir;
 
 /// Fixtures whose rows the generated types cannot all read or write back,
 /// with why; the other rows must still match.
@@ -79,7 +81,9 @@ fn target_dir() -> PathBuf {
 fn generated_code_compiles_and_reads_every_fixture() {
     let started = std::time::Instant::now();
     let work = temp_dir("codegen-compile");
-    let krate = std::env::temp_dir().join("magnolify-parquet-codegen-check");
+    let work = work.path();
+    let scratch = Scratch::new();
+    let krate = scratch.dir.path();
     std::fs::create_dir_all(krate.join("src")).expect("crate dir");
 
     let mut cases = Vec::new();
@@ -117,8 +121,8 @@ fn generated_code_compiles_and_reads_every_fixture() {
         cases.push(Case { name, module, input: parquet, output, expected: None });
     }
 
-    assert_rustfmt_clean(&krate, &cases);
-    write_crate(&krate, &cases);
+    assert_rustfmt_clean(krate, &cases);
+    write_crate(krate, &scratch.name, &cases);
     let build_started = std::time::Instant::now();
     let build = Command::new(env!("CARGO"))
         .args(["build", "--quiet", "--manifest-path"])
@@ -129,8 +133,7 @@ fn generated_code_compiles_and_reads_every_fixture() {
     assert!(build.status.success(), "the generated code does not build:\n{}", String::from_utf8_lossy(&build.stderr));
     let build_time = build_started.elapsed();
 
-    let exe =
-        target_dir().join("debug").join(format!("magnolify-parquet-codegen-check{}", std::env::consts::EXE_SUFFIX));
+    let exe = target_dir().join("debug").join(format!("{}{}", scratch.name, std::env::consts::EXE_SUFFIX));
     let out = Command::new(&exe).output().expect("the check binary runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report = String::from_utf8(out.stdout).expect("UTF-8 report");
@@ -178,13 +181,53 @@ fn generated_code_compiles_and_reads_every_fixture() {
     }
     assert_eq!(report.lines().count(), cases.len(), "{report}");
     assert!(failures.is_empty(), "{} case(s) failed:\n{}", failures.len(), failures.join("\n"));
-    let _ = std::fs::remove_dir_all(&work);
     eprintln!(
         "{} generated modules built in {:.1} s; test total {:.1} s",
         cases.len(),
         build_time.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
+}
+
+/// This run's check crate: its folder (removed when dropped), and its
+/// package name, which names its binary and artifacts in the shared target
+/// directory.
+///
+/// The crate is built in this build's target directory, so that the library
+/// and its dependencies are not built again. That is safe with two runs at
+/// once: cargo locks the directory while it builds, the library of another
+/// checkout is another package (its path differs), and the name holds this
+/// process's id, so no other run builds into, runs or removes this run's
+/// binary. A folder of its own is not enough: with one name, a run could
+/// execute the binary another run has just built (which writes that run's
+/// files, not this one's). Its artifacts are removed when dropped.
+struct Scratch {
+    dir: TempDir,
+    name: String,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        let dir = tempfile::Builder::new().prefix("magnolify-parquet-codegen-check-").tempdir().expect("crate dir");
+        Scratch { dir, name: format!("magnolify-parquet-codegen-check-{}", std::process::id()) }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let debug = target_dir().join("debug");
+        let stem = self.name.replace('-', "_");
+        let mut leftovers = vec![debug.join(format!("{}{}", self.name, std::env::consts::EXE_SUFFIX))];
+        leftovers.push(debug.join(format!("{}.d", self.name)));
+        for (dir, prefix) in [("deps", &stem), (".fingerprint", &self.name), ("incremental", &stem)] {
+            let Ok(entries) = std::fs::read_dir(debug.join(dir)) else { continue };
+            let ours = |n: &str| n.strip_prefix(prefix.as_str()).is_some_and(|rest| rest.starts_with(['-', '.']));
+            leftovers.extend(entries.flatten().filter(|e| ours(&e.file_name().to_string_lossy())).map(|e| e.path()));
+        }
+        for path in leftovers {
+            let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+        }
+    }
 }
 
 /// Every generated module passes `rustfmt --check` at rustfmt's defaults,
@@ -199,12 +242,12 @@ fn assert_rustfmt_clean(krate: &Path, cases: &[Case]) {
 /// Writes the crate: a manifest on the library by path (features and
 /// dependency settings as the workspace's, so that the build reuses the
 /// library's), this crate's lock file, and a main reading every case.
-fn write_crate(krate: &Path, cases: &[Case]) {
+fn write_crate(krate: &Path, name: &str, cases: &[Case]) {
     let library = Path::new(env!("CARGO_MANIFEST_DIR")).join("../magnolify-parquet");
     let library = library.canonicalize().expect("the library's folder");
     let manifest = format!(
         r#"[package]
-name = "magnolify-parquet-codegen-check"
+name = "{name}"
 version = "0.0.0"
 edition = "2021"
 publish = false

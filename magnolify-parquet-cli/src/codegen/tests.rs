@@ -66,15 +66,11 @@ fn gen(schema: &str) -> String {
 
 /// Checks `code` with `rustfmt --check` at its default settings.
 pub(super) fn assert_rustfmt_clean(code: &str) {
-    let dir = std::env::temp_dir().join(format!(
-        "magnolify-cli-fmt-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file: PathBuf = dir.join("generated.rs");
+    // A folder of its own (removed when dropped): tests run at once, and so may two runs.
+    let dir = tempfile::Builder::new().prefix("magnolify-cli-fmt-").tempdir().expect("temp dir");
+    let file: PathBuf = dir.path().join("generated.rs");
     std::fs::write(&file, code).expect("write temp file");
-    if let Err(output) = super::rustfmt_check(&dir, &[file]) {
+    if let Err(output) = super::rustfmt_check(dir.path(), &[file]) {
         panic!("rustfmt --check failed:\n{output}\n--- code ---\n{code}");
     }
 }

@@ -32,12 +32,10 @@ pub fn stdout_of(args: &[&OsStr], code: i32) -> String {
     stdout(&out)
 }
 
-/// A fresh directory for one test's files.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("magnolify-cli-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh directory for one test's files, its own whatever else runs at
+/// the same time, removed when dropped.
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("magnolify-cli-test-{name}-")).tempdir().expect("temp dir")
 }
 
 /// The workspace's `tests/fixtures` folder.

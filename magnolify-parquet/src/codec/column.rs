@@ -8,8 +8,6 @@
 //! dictionary; values in the DELTA encodings and BYTE_STREAM_SPLIT are
 //! decoded with their whole page.
 
-use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -18,11 +16,11 @@ use parquet::column::page::{Page, PageReader};
 use parquet::schema::types::ColumnDescPtr;
 
 use super::bit_packed::decode_bit_packed_levels;
-use super::byte_stream_split::decode_byte_stream_split;
-use super::delta;
 use super::dictionary::{check_indices, decode_dictionary, gather};
-use super::hybrid::{bit_width, Hybrid};
+use super::hybrid::Hybrid;
 use super::plain::Plain;
+use super::skip_counts::SkipCounts;
+use super::whole::{decode_levels, decode_whole, u32_at};
 use crate::error::{Error, Location, Result};
 use crate::guard::catch;
 use crate::values::{ColumnValues, LeafBatch};
@@ -65,37 +63,6 @@ pub(crate) struct ColumnDecoder {
     /// left of it for the current batch.
     max_levels: u64,
     budget: u64,
-}
-
-/// What decoders did: data pages decoded, whole data pages passed without
-/// reading them, and rows not decoded into records (inside pages read, or
-/// in pages passed).
-#[derive(Debug, Default)]
-pub(crate) struct SkipCounts {
-    pub(crate) pages: AtomicU64,
-    pub(crate) rows: AtomicU64,
-    pub(crate) pages_decoded: AtomicU64,
-}
-
-impl SkipCounts {
-    /// One more data page decoded.
-    pub(crate) fn page_decoded(&self) {
-        self.pages_decoded.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub(crate) fn add(&self, pages: u64, rows: u64) {
-        self.pages.fetch_add(pages, Ordering::Relaxed);
-        self.rows.fetch_add(rows, Ordering::Relaxed);
-    }
-
-    /// (pages passed, rows passed, pages decoded) so far.
-    pub(crate) fn get(&self) -> (u64, u64, u64) {
-        (
-            self.pages.load(Ordering::Relaxed),
-            self.rows.load(Ordering::Relaxed),
-            self.pages_decoded.load(Ordering::Relaxed),
-        )
-    }
 }
 
 /// Records of a repeated column decoded at once to pass over them.
@@ -150,7 +117,8 @@ impl ColumnDecoder {
     /// passed (fewer only at the chunk's end) and how many data pages it
     /// passed without reading them: a flat column's page that starts at the
     /// decoder's position and ends within the skip (one record per level)
-    /// is neither decompressed nor decoded.
+    /// is neither decompressed nor decoded, the chunk's first data page too
+    /// (the dictionary page before it is read: the pages after need it).
     pub(crate) fn skip(&mut self, records: usize, scratch: &mut LeafBatch) -> Result<(usize, u64)> {
         self.skip_inner(records, scratch).map_err(|message| {
             let location = Location::column(self.descr.path().string());
@@ -165,10 +133,16 @@ impl ColumnDecoder {
             self.budget = self.max_levels;
             if self.next == self.levels {
                 let Some(next) = catch(|| self.pages.peek_next_page())?.map_err(|e| e.to_string())? else { break };
+                if next.is_dict {
+                    // Read now, as the pages after it need it; the data page
+                    // after it may still be passed whole.
+                    self.take_dictionary()?;
+                    continue;
+                }
                 // A flat column's page holds one record per level. Repeated
                 // columns' pages are never passed whole: some writers split
                 // a record across pages, even v2 ones.
-                let rows = if next.is_dict || self.max_rep > 0 { None } else { next.num_levels };
+                let rows = if self.max_rep > 0 { None } else { next.num_levels };
                 if let Some(rows) = rows.filter(|&rows| rows <= records - skipped) {
                     catch(|| self.pages.skip_next_page())?.map_err(|e| e.to_string())?;
                     self.pages_read += 1;
@@ -196,6 +170,27 @@ impl ColumnDecoder {
             }
         }
         Ok((skipped, pages))
+    }
+
+    /// Passes over the pages left in the chunk without decompressing them,
+    /// when no record of it is wanted any more; the decoder is then at the
+    /// chunk's end. Returns how many data pages it passed.
+    pub(crate) fn skip_rest(&mut self) -> Result<u64> {
+        self.skip_rest_inner().map_err(|message| {
+            // The page that could not be passed is the one after those taken.
+            Error::damaged(Location::column(self.descr.path().string()).with_page(self.pages_read), message)
+        })
+    }
+
+    fn skip_rest_inner(&mut self) -> Result<u64, String> {
+        let mut pages = 0;
+        while let Some(next) = catch(|| self.pages.peek_next_page())?.map_err(|e| e.to_string())? {
+            catch(|| self.pages.skip_next_page())?.map_err(|e| e.to_string())?;
+            self.pages_read += 1;
+            pages += u64::from(!next.is_dict);
+        }
+        self.next = self.levels;
+        Ok(pages)
     }
 
     fn fill_inner(&mut self, records: usize, batch: &mut LeafBatch) -> Result<usize, String> {
@@ -338,6 +333,13 @@ impl ColumnDecoder {
         }
     }
 
+    /// Reads the dictionary page that comes next.
+    fn take_dictionary(&mut self) -> Result<(), String> {
+        let page = catch(|| self.pages.get_next_page())?.map_err(|e| e.to_string())?;
+        self.pages_read += 1;
+        self.read_dictionary(page.ok_or("the chunk ends where its page reader saw a dictionary page")?)
+    }
+
     fn read_dictionary(&mut self, page: Page) -> Result<(), String> {
         let Page::DictionaryPage { buf, num_values, encoding, .. } = &page else {
             return Err("not a dictionary page".to_owned());
@@ -465,74 +467,5 @@ impl ColumnDecoder {
             }
         }
         Ok(())
-    }
-}
-
-/// Decodes a whole page's values in `encoding` (one of the DELTA encodings
-/// or BYTE_STREAM_SPLIT) into `values`, an empty buffer of the column's
-/// type; the page holds at most `max_values` values.
-#[allow(deprecated)]
-fn decode_whole(
-    encoding: Encoding,
-    section: &[u8],
-    max_values: usize,
-    mut values: ColumnValues,
-) -> Result<ColumnValues, String> {
-    match (encoding, &mut values) {
-        (Encoding::DELTA_BINARY_PACKED, ColumnValues::I32(v)) => {
-            delta::decode_binary_packed_i32(section, max_values, v)?;
-        }
-        (Encoding::DELTA_BINARY_PACKED, ColumnValues::I64(v)) => {
-            delta::decode_binary_packed_i64(section, max_values, v)?;
-        }
-        (Encoding::DELTA_LENGTH_BYTE_ARRAY, ColumnValues::Bytes(b)) => {
-            delta::decode_length_byte_array(section, max_values, b)?;
-        }
-        (Encoding::DELTA_BYTE_ARRAY, ColumnValues::Bytes(b)) => {
-            delta::decode_byte_array(section, max_values, None, b)?;
-        }
-        (Encoding::DELTA_BYTE_ARRAY, ColumnValues::Fixed(b, len)) => {
-            delta::decode_byte_array(section, max_values, Some(*len), b)?;
-        }
-        (
-            Encoding::BYTE_STREAM_SPLIT,
-            ColumnValues::I32(_)
-            | ColumnValues::I64(_)
-            | ColumnValues::F32(_)
-            | ColumnValues::F64(_)
-            | ColumnValues::Fixed(..),
-        ) => {
-            decode_byte_stream_split(section, &mut values)?;
-        }
-        (encoding, values) => return Err(format!("{} values in {encoding}", values.kind())),
-    }
-    Ok(values)
-}
-
-/// The little-endian `u32` at `at`.
-fn u32_at(buf: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(buf.get(at..at.checked_add(4)?)?.try_into().ok()?))
-}
-
-/// Decodes `n` levels of at most `max` from the hybrid stream in
-/// `start..end` and checks them: the bit width allows values above `max`.
-fn decode_levels(
-    buf: &[u8],
-    range: Range<usize>,
-    n: usize,
-    (max, kind): (i16, &str),
-    into: &mut Vec<i16>,
-) -> Result<(), String> {
-    Hybrid::new(range.start, range.end, bit_width(max as u32))?
-        .decode_into(buf, n, into, |v| v as i16)
-        .map_err(|e| format!("{kind} levels: {e}"))?;
-    check_levels(into, max, kind)
-}
-
-/// Checks that every level lies in `0..=max`.
-fn check_levels(levels: &[i16], max: i16, kind: &str) -> Result<(), String> {
-    match levels.iter().find(|l| **l < 0 || **l > max) {
-        Some(l) => Err(format!("{kind} level {l} outside 0..={max}")),
-        None => Ok(()),
     }
 }

@@ -14,7 +14,10 @@ pub(crate) mod inspect;
 pub(crate) mod page_queue;
 pub(crate) mod plain;
 mod reference;
+mod skip_counts;
 #[cfg(test)]
 mod test_pages;
+mod whole;
 
-pub(crate) use column::{ColumnDecoder, SkipCounts};
+pub(crate) use column::ColumnDecoder;
+pub(crate) use skip_counts::SkipCounts;

@@ -74,7 +74,9 @@ pub struct FilterCounts {
     pub pages_read: u64,
     /// Data pages of the row groups read that the decoders passed without
     /// decompressing them, all columns together: pages outside the rows the
-    /// page index leaves (so far).
+    /// page index leaves, before, between and after those rows (so far).
+    /// Each data page of the projected columns in the row groups read is
+    /// counted once, here or in `pages_read`, when the reader passes it.
     pub pages_skipped: u64,
     /// Records of the row groups read that were not assembled: outside the
     /// rows the page index leaves (so far).

@@ -108,14 +108,18 @@ impl<S: RowGroupSource> BatchDecoder<S> {
                 let index = open.index;
                 let size = pass_over(open, &mut self.decoders, &mut self.scratch, &self.selection.counts)
                     .map_err(|e| e.in_row_group(index))?;
-                let first = open.first + open.decoded;
-                let n = next_batch(open, &mut self.decoders, out, size.min(self.batch_size))
-                    .map_err(|e| e.in_row_group(index))?;
-                if n > 0 {
-                    out.records = n;
-                    out.group = index;
-                    out.first_record = first;
-                    return Ok(true);
+                // With no selected row left, no page more is decoded (a
+                // repeated column would take one to find its records' end).
+                if size > 0 {
+                    let first = open.first + open.decoded;
+                    let n = next_batch(open, &mut self.decoders, out, size.min(self.batch_size))
+                        .map_err(|e| e.in_row_group(index))?;
+                    if n > 0 {
+                        out.records = n;
+                        out.group = index;
+                        out.first_record = first;
+                        return Ok(true);
+                    }
                 }
                 self.open = None;
             }
@@ -153,8 +157,9 @@ impl<S: RowGroupSource> BatchDecoder<S> {
 
 /// Moves the open row group's decoders over the rows before the next
 /// selected range; returns how many records may be decoded from there
-/// (all that are left without a selection; 0 when no selected row is left,
-/// the rest of the group then counted as passed over without reading it).
+/// (all that are left without a selection; 0 when no selected row is left:
+/// the decoders then pass the pages left without decompressing them, and
+/// those pages and the rows left are counted as passed over).
 fn pass_over(
     open: &mut Open,
     decoders: &mut [ColumnDecoder],
@@ -166,7 +171,11 @@ fn pass_over(
         *next += 1;
     }
     let Some(&(start, end)) = ranges.ranges().get(*next) else {
-        counts.add(0, open.rows.saturating_sub(open.decoded));
+        let mut pages = 0;
+        for decoder in decoders.iter_mut() {
+            pages += decoder.skip_rest()?;
+        }
+        counts.add(pages, open.rows.saturating_sub(open.decoded));
         open.decoded = open.rows;
         return Ok(0);
     };

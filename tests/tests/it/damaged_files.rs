@@ -450,6 +450,7 @@ fn check<T>(variant: &Variant, how: &str, outcome: &Outcome<T>) {
 fn run_corpus(variants: &[Variant], avro: Option<&AvroConverter>, file_every: usize) -> Tally {
     let mut tally = Tally::default();
     let dir = scratch_dir();
+    let dir = dir.path();
     for (i, v) in variants.iter().enumerate() {
         let raw = read_with(&v.what, Raw, v.bytes.clone(), None);
         check(v, "raw", &raw);
@@ -474,10 +475,10 @@ fn run_corpus(variants: &[Variant], avro: Option<&AvroConverter>, file_every: us
     tally
 }
 
-fn scratch_dir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("magnolify-damaged-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+/// A folder of the caller's own, removed when dropped: the tests of this
+/// module run at once and name their files alike (`variant-0.parquet`).
+fn scratch_dir() -> tempfile::TempDir {
+    tempfile::Builder::new().prefix("magnolify-damaged-").tempdir().expect("scratch dir")
 }
 
 // ---------------------------------------------------------------------------
@@ -1023,6 +1024,7 @@ fn lying_column_chunks_are_errors_from_bytes_and_files() {
     ];
     let peak = VmPeak::now();
     let dir = scratch_dir();
+    let dir = dir.path();
     for (i, (what, bytes)) in lies.into_iter().enumerate() {
         let outcome = read_with(what, Raw, bytes.clone(), None);
         assert!(outcome.error.is_some(), "{what}: no error");
@@ -1076,6 +1078,7 @@ fn lying_footers_are_errors_and_allocate_nothing() {
     // A footer claiming gigabytes in a small file, from memory and from disk.
     let file = written(&configs()[0], &events(5));
     let dir = scratch_dir();
+    let dir = dir.path();
     for claimed in [u32::MAX, 1 << 31, 1 << 30] {
         let lie = with_footer_length(&file, claimed);
         expect_error("a huge footer", lie.clone(), None, "bytes of metadata");

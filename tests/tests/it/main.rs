@@ -21,6 +21,7 @@ mod logical_types;
 mod object_stores;
 mod page_checksums;
 mod page_decoders;
+mod page_skipping;
 mod proptest_layouts;
 mod read_options;
 mod schema_evolution;

@@ -105,7 +105,8 @@ fn row_groups_read_in_parallel_give_the_sequential_records() {
 #[test]
 fn row_groups_of_a_file_on_disk_read_in_parallel() {
     let records = trips(300);
-    let path: PathBuf = std::env::temp_dir().join(format!("magnolify-threads-{}.parquet", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("magnolify-threads-").tempdir().expect("scratch dir");
+    let path: PathBuf = dir.path().join("trips.parquet");
     std::fs::write(&path, file_of(&records)).expect("write");
     let builder = ReaderBuilder::open(&path).expect("open");
     let groups = builder.metadata().num_row_groups();

@@ -171,9 +171,8 @@ fn a_sink_failing_at_any_call_fails_the_writer_and_no_other_fault_changes_a_byte
 #[test]
 fn create_on_a_full_disk_leaves_no_file_and_an_older_one_untouched() {
     let bin = env!("CARGO_BIN_EXE_capped_write");
-    let dir = std::env::temp_dir().join(format!("magnolify-full-disk-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("dir");
+    let scratch = tempfile::Builder::new().prefix("magnolify-full-disk-").tempdir().expect("dir");
+    let dir = scratch.path();
     let target = dir.join("lines.parquet");
     let run = |limit_blocks: Option<u32>| {
         let limit = limit_blocks.map_or_else(String::new, |b| format!("ulimit -f {b}; "));
@@ -187,7 +186,7 @@ fn create_on_a_full_disk_leaves_no_file_and_an_older_one_untouched() {
             .expect("run capped_write")
     };
     let listing = || {
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
+        let mut names: Vec<String> = std::fs::read_dir(dir)
             .expect("list")
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
@@ -214,5 +213,4 @@ fn create_on_a_full_disk_leaves_no_file_and_an_older_one_untouched() {
     let capped = run(Some(64));
     assert_eq!(capped.status.code(), Some(3), "{}", String::from_utf8_lossy(&capped.stderr));
     assert!(listing().is_empty(), "{:?}", listing());
-    std::fs::remove_dir_all(&dir).expect("cleanup");
 }

@@ -412,7 +412,8 @@ fn a_closed_writer_leaves_exactly_the_complete_file() {
 
 #[test]
 fn creating_in_a_missing_directory_is_an_io_error() {
-    let target = std::env::temp_dir().join(format!("magnolify-missing-{}", std::process::id())).join("x.parquet");
+    let scratch = tempfile::Builder::new().prefix("magnolify-missing-").tempdir().expect("dir");
+    let target = scratch.path().join("missing").join("x.parquet");
     let err = ParquetWriter::<Order, _>::create(&target).err().expect("no directory");
     assert!(matches!(err, Error::Io { .. }), "{err:?}");
 }
