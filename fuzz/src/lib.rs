@@ -257,7 +257,7 @@ pub fn seed_settings() -> Vec<(&'static str, Compression, bool, WriterVersion)> 
 pub fn derived_seeds() -> Result<Vec<(String, Bytes)>> {
     let mut out = Vec::new();
     for (i, (name, codec, dictionary, version)) in seed_settings().into_iter().enumerate() {
-        let mut w = ParquetWriter::<FuzzRecord, _>::builder()
+        let mut w = WriterBuilder::<FuzzRecord>::new()
             .compression(codec)
             .dictionary(dictionary)
             .writer_version(version)
@@ -278,7 +278,7 @@ pub fn avro_seeds() -> Result<Vec<(String, Bytes)>> {
         for (i, (setting, codec, dictionary, version)) in seed_settings().into_iter().enumerate().step_by(2) {
             let options = AvroOptions::default().list_layout(layout);
             let converter = AvroConverter::from_json(AVRO_SCHEMA, options)?;
-            let mut w = WriterBuilder::new(converter)
+            let mut w = WriterBuilder::with_converter(converter)
                 .compression(codec)
                 .dictionary(dictionary)
                 .writer_version(version)

@@ -88,6 +88,7 @@ pub(super) struct NewFile {
 impl NewFile {
     /// The path relative to the root with `/` between segments (an
     /// object's key under the prefix).
+    #[cfg(any(test, feature = "object_store"))]
     pub(super) fn key_path(&self) -> String {
         match self.key.is_empty() {
             true => self.name.clone(),

@@ -31,7 +31,7 @@ use crate::write::RecordWriter;
 /// returns [`Error::WriterState`] with that error as its source.
 ///
 /// ```
-/// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+/// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter, WriterBuilder};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
 /// struct Point { x: i32, y: Option<i32> }
@@ -151,12 +151,12 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
     /// not yet encoded, are not counted). What a size limit compares with.
     ///
     /// ```
-    /// use magnolify_parquet::{ParquetType, ParquetWriter};
+    /// use magnolify_parquet::{ParquetType, WriterBuilder};
     ///
     /// #[derive(ParquetType)]
     /// struct Event { id: u64 }
     ///
-    /// let mut w = ParquetWriter::<Event, _>::builder().max_row_group_rows(100).build(Vec::new())?;
+    /// let mut w = WriterBuilder::<Event>::new().max_row_group_rows(100).build(Vec::new())?;
     /// let before = w.bytes_written();
     /// w.write_all(&(0..100).map(|id| Event { id }).collect::<Vec<_>>())?;
     /// assert!(w.bytes_written() > before + 800);

@@ -71,12 +71,12 @@ fn write(
     settings: impl FnOnce(
         magnolify_parquet::dataset::DatasetWriterBuilder<Trip>,
     ) -> magnolify_parquet::dataset::DatasetWriterBuilder<Trip>,
-) -> magnolify_parquet::dataset::CommitSummary {
+) -> magnolify_parquet::dataset::DatasetSummary {
     let f = Trip::fields();
     let builder = DatasetWriter::builder(dir).partition_by(&f.day).partition_by(&f.city).writer_id("w1");
     let mut w = settings(builder).build().unwrap();
-    w.write_all(rows.iter().cloned()).unwrap();
-    w.commit().unwrap()
+    w.write_all(rows).unwrap();
+    w.close().unwrap()
 }
 
 #[test]
@@ -238,8 +238,8 @@ fn threads_and_several_writers_write_one_dataset() {
             .max_rows_per_file(300)
             .build()
             .unwrap();
-        w.write_all(part.iter().cloned()).unwrap();
-        let summary = w.commit().unwrap();
+        w.write_all(part).unwrap();
+        let summary = w.close().unwrap();
         assert_eq!(summary.rows, part.len() as u64);
         assert!(summary.files.iter().all(|f| f
             .file_name()
@@ -290,8 +290,8 @@ fn partition_values_that_look_like_markers_are_data() {
         row.city = Some(city.into());
     }
     let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
-    w.write_all(rows.iter().cloned()).unwrap();
-    w.commit().unwrap();
+    w.write_all(&rows).unwrap();
+    w.close().unwrap();
     assert_eq!(by_id(read_all(&dir)), rows);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -323,7 +323,7 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
     let mut trip = trips(1).remove(0);
     trip.city = Some(String::new());
-    let message = w.write(trip).unwrap_err().to_string();
+    let message = w.write(&trip).unwrap_err().to_string();
     assert!(message.contains("an empty string cannot be a partition value"), "{message}");
     assert!(message.contains("city"), "{message}");
     drop(w);
@@ -346,7 +346,7 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
     let mut trip = trips(1).remove(0);
     trip.city = Some(NULL_PARTITION.into());
-    let message = w.write(trip).unwrap_err().to_string();
+    let message = w.write(&trip).unwrap_err().to_string();
     assert!(message.contains("it names the null partition; use `None`"), "{message}");
     drop(w);
 
@@ -354,15 +354,15 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     let shared = scratch("same-id");
     for attempt in 0..2 {
         let mut w = DatasetWriter::builder(&shared).partition_by(&f.day).writer_id("same").build().unwrap();
-        let written = w.write(trips(1).remove(0));
+        let written = w.write(&trips(1)[0]);
         if attempt == 0 {
             written.unwrap();
-            w.commit().unwrap();
+            w.close().unwrap();
         } else {
             let message = written.unwrap_err().to_string();
             assert!(message.contains("give each writer its own `writer_id`"), "{message}");
             // The writer is stopped: no commit, no second `_SUCCESS`.
-            assert!(w.commit().is_err());
+            assert!(w.close().is_err());
         }
     }
     std::fs::remove_dir_all(&shared).unwrap();
@@ -440,7 +440,7 @@ fn a_writer_dropped_without_commit_leaves_no_partial_file_and_no_marker() {
         // day's threads have had at least 2,048 of its records by then.
         let mut w =
             DatasetWriter::builder(&dir).partition_by(&f.day).threads(threads).max_rows_per_file(1500).build().unwrap();
-        w.write_all(trips(7000)).unwrap();
+        w.write_all(&trips(7000)).unwrap();
         drop(w);
         let files = listing(&dir);
         assert!(!files.iter().any(|f| f.contains("_SUCCESS") || f.contains(".tmp")), "{files:?}");
@@ -516,7 +516,7 @@ fn a_dataset_in_an_object_store_is_written_and_read_back() {
             .build_in_store(store.clone())
             .unwrap();
         w.write_all(&rows).await.unwrap();
-        let summary = w.commit().await.unwrap();
+        let summary = w.close().await.unwrap();
         assert_eq!(summary.rows, 2_000);
         assert!(summary.files.len() > 24, "{}", summary.files.len());
         assert!(

@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 
 use bytes::Bytes;
-use magnolify_parquet::{Error, ParquetReader, ParquetWriter};
+use magnolify_parquet::{Error, ParquetReader, WriterBuilder};
 
 use crate::damaged_files::{events, Event};
 
@@ -81,7 +81,7 @@ enum Run {
 /// Writes `records` in several row groups (and several batches and pages
 /// in each) through `threads` threads.
 fn write(records: &[Event], fault: Option<Fault>, threads: usize) -> Run {
-    let builder = ParquetWriter::<Event, Vec<u8>>::builder()
+    let builder = WriterBuilder::<Event>::new()
         .max_row_group_rows(40)
         .batch_size(16)
         .data_page_rows(10)
