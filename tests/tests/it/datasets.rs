@@ -431,7 +431,7 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
 }
 
 #[test]
-fn a_writer_dropped_without_commit_leaves_no_partial_file_and_no_marker() {
+fn a_writer_dropped_without_close_leaves_no_partial_file_and_no_marker() {
     for threads in [1, 2] {
         let dir = scratch(&format!("dropped-{threads}"));
         let f = Trip::fields();
@@ -494,7 +494,7 @@ fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker(
 
 /// The same dataset written into an object store (each file a multipart
 /// upload, files rolled and evicted as on a disk), read back by the store's
-/// dataset reader; a writer dropped before `commit` leaves no `_SUCCESS`
+/// dataset reader; a writer dropped before `close` leaves no `_SUCCESS`
 /// and no object of the files it had open.
 #[test]
 fn a_dataset_in_an_object_store_is_written_and_read_back() {
@@ -542,4 +542,62 @@ fn a_dataset_in_an_object_store_is_written_and_read_back() {
         let listed: Vec<_> = futures::TryStreamExt::try_collect::<Vec<_>>(dropped.list(None)).await.unwrap();
         assert!(listed.is_empty(), "{listed:?}");
     });
+}
+
+/// Each file of a written dataset as (its directory, its rows), sorted:
+/// what the same input must give again, file names aside.
+fn layout(dir: &Path, summary: &magnolify_parquet::dataset::DatasetSummary) -> Vec<(String, i64)> {
+    use magnolify_parquet::parquet::file::reader::{FileReader, SerializedFileReader};
+    let mut files: Vec<(String, i64)> = summary
+        .files
+        .iter()
+        .map(|f| {
+            let reader = SerializedFileReader::new(std::fs::File::open(dir.join(f)).unwrap()).unwrap();
+            (f.parent().unwrap().to_string_lossy().into_owned(), reader.metadata().file_metadata().num_rows())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Threads own the partitions by a fixed hash of their directory: the same
+/// records and settings make the same files in every run. (With a seeded
+/// hash, as before, which partitions share a thread, and so which files are
+/// evicted past the bound of 4 open files a thread, changed from writer to
+/// writer.)
+#[test]
+fn the_same_records_make_the_same_files_with_threads() {
+    let rows = trips(1200);
+    let settings = |b: magnolify_parquet::dataset::DatasetWriterBuilder<Trip>| {
+        b.threads(3).max_open_files(12).max_rows_per_file(40)
+    };
+    let mut layouts = Vec::new();
+    for run in 0..3 {
+        let dir = scratch(&format!("deterministic-{run}"));
+        let summary = write(&dir, &rows, settings);
+        assert_eq!(summary.rows, 1200);
+        layouts.push(layout(&dir, &summary));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(layouts.iter().all(|l| *l == layouts[0]), "{:?}", layouts.iter().map(Vec::len).collect::<Vec<_>>());
+    let rows_in_files: i64 = layouts[0].iter().map(|(_, rows)| rows).sum();
+    assert_eq!((layouts[0].len(), rows_in_files), (EXPECTED_FILES, 1200));
+}
+
+/// The files of [`the_same_records_make_the_same_files_with_threads`].
+const EXPECTED_FILES: usize = 618;
+
+/// A setting the store's writer cannot honour is refused when it is built,
+/// and the error says what to change.
+#[test]
+fn a_dataset_writer_into_a_store_refuses_threads() {
+    let store = std::sync::Arc::new(object_store::memory::InMemory::new());
+    let refused = DatasetWriter::<Trip>::builder("d").threads(4).build_in_store(store.clone());
+    let Err(Error::Argument { message }) = refused else { panic!("threads are refused") };
+    assert_eq!(
+        message,
+        "a dataset written into an object store is written on the caller's task, not by 4 threads: leave `threads` \
+         at 1 for `build_in_store` (to upload in parallel, run several writers, each with its own `writer_id`)"
+    );
+    assert!(DatasetWriter::<Trip>::builder("d").threads(1).build_in_store(store).is_ok());
 }
