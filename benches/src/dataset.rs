@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use magnolify_parquet::dataset::{DatasetSummary, DatasetReader, DatasetWriter};
+use magnolify_parquet::dataset::{DatasetReader, DatasetSummary, DatasetWriter};
 use magnolify_parquet::parquet::basic::Compression;
 use magnolify_parquet::ParquetType;
 use test_kit::rng::XorShift;

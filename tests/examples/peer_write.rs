@@ -579,8 +579,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = Path::new(&dir);
     std::fs::create_dir_all(dir)?;
 
-    let wide =
-        WriterBuilder::<Wide>::new().compression(Compression::ZSTD(ZstdLevel::default())).max_row_group_rows(16);
+    let wide = WriterBuilder::<Wide>::new().compression(Compression::ZSTD(ZstdLevel::default())).max_row_group_rows(16);
     let rows = wide_rows();
     emit(dir, "wide", &rows, wide)?;
     let small_pages = WriterBuilder::<Wide>::new()

@@ -135,7 +135,14 @@ pub(super) struct Core<F> {
 
 impl<F: Written> Core<F> {
     pub(super) fn new(limits: Limits, names: Names) -> Self {
-        Core { open: HashMap::new(), limits, names, clock: 0, summary: DatasetSummary::default(), latch: Latch::default() }
+        Core {
+            open: HashMap::new(),
+            limits,
+            names,
+            clock: 0,
+            summary: DatasetSummary::default(),
+            latch: Latch::default(),
+        }
     }
 
     /// The limits (a copy: the roll test runs while a file is borrowed).
@@ -266,7 +273,10 @@ mod tests {
         assert_eq!(write(&mut c, "a=1"), (None, vec!["a=1/part-00000-w.parquet".into()]));
         assert_eq!(write(&mut c, "a=3"), (Some("a=3/part-00002-w.parquet".into()), vec![]));
         // Two open (a=2, a=3): a=4 evicts a=2, written least recently.
-        assert_eq!(write(&mut c, "a=4"), (Some("a=4/part-00003-w.parquet".into()), vec!["a=2/part-00001-w.parquet".into()]));
+        assert_eq!(
+            write(&mut c, "a=4"),
+            (Some("a=4/part-00003-w.parquet".into()), vec!["a=2/part-00001-w.parquet".into()])
+        );
         let rest: Vec<String> = c.close_all().unwrap().into_iter().map(|c| c.relative.display().to_string()).collect();
         assert_eq!(rest, ["a=3/part-00002-w.parquet", "a=4/part-00003-w.parquet"]);
         let summary = c.summary();
@@ -285,6 +295,9 @@ mod tests {
     fn without_partitions_the_name_is_the_path() {
         let mut c = core(1);
         let Ok(Action::Open { file, .. }) = c.route("") else { panic!("a new file") };
-        assert_eq!((file.key_path(), file.relative), ("part-00000-w.parquet".to_owned(), PathBuf::from("part-00000-w.parquet")));
+        assert_eq!(
+            (file.key_path(), file.relative),
+            ("part-00000-w.parquet".to_owned(), PathBuf::from("part-00000-w.parquet"))
+        );
     }
 }

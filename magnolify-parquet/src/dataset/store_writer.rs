@@ -33,8 +33,11 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
         }
         self.partitions.check()?;
         let prefix = self.root.to_string_lossy().trim_matches('/').to_owned();
-        let limits =
-            Limits { max_rows: self.max_rows_per_file, max_bytes: self.max_bytes_per_file, max_open: self.max_open_files };
+        let limits = Limits {
+            max_rows: self.max_rows_per_file,
+            max_bytes: self.max_bytes_per_file,
+            max_open: self.max_open_files,
+        };
         Ok(StoreDatasetWriter {
             store,
             prefix,

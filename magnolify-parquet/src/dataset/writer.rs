@@ -100,10 +100,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// The settings of every file (compression, row groups, bloom
     /// filters...), applied to a [`WriterBuilder`]; its `threads` is set
     /// to 1 after (threads come from [`threads`](Self::threads)).
-    pub fn files(
-        mut self,
-        settings: impl Fn(WriterBuilder<T>) -> WriterBuilder<T> + Send + Sync + 'static,
-    ) -> Self {
+    pub fn files(mut self, settings: impl Fn(WriterBuilder<T>) -> WriterBuilder<T> + Send + Sync + 'static) -> Self {
         self.files = Arc::new(settings);
         self
     }
@@ -112,11 +109,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     pub fn build(self) -> Result<DatasetWriter<T>> {
         self.partitions.check()?;
         std::fs::create_dir_all(&self.root).map_err(|e| in_dir(&self.root, e))?;
-        let files = Arc::new(Files {
-            root: self.root.clone(),
-            omitted: self.partitions.names(),
-            settings: self.files,
-        });
+        let files = Arc::new(Files { root: self.root.clone(), omitted: self.partitions.names(), settings: self.files });
         let threads = self.threads.min(self.max_open_files);
         let limits = Limits {
             max_rows: self.max_rows_per_file,

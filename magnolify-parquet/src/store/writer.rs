@@ -148,7 +148,10 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         let parts = Arc::new(Mutex::new(Parts { size: part_size.max(1), ..Parts::default() }));
         let writer = builder.build(PartSink(parts.clone()))?;
         let upload = store.put_multipart(path).await.map_err(|e| store_error(path, e))?;
-        Ok(StoreWriter { writer, upload: Upload { parts, upload, path: path.clone(), uploaded: 0, latch: Latch::default() } })
+        Ok(StoreWriter {
+            writer,
+            upload: Upload { parts, upload, path: path.clone(), uploaded: 0, latch: Latch::default() },
+        })
     }
 
     /// Writes one record (see [`ParquetWriter::write`]); uploads the parts

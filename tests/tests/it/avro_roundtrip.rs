@@ -172,8 +172,11 @@ fn mem_round_trip(conv: &AvroConverter, values: &[Value]) -> Vec<Value> {
 }
 
 fn file_bytes<C: for<'a> RecordWrite<Record<'a> = Value>>(conv: C, values: &[Value]) -> bytes::Bytes {
-    let mut w =
-        magnolify_parquet::WriterBuilder::with_converter(conv).max_row_group_rows(3).batch_size(2).build(Vec::new()).unwrap();
+    let mut w = magnolify_parquet::WriterBuilder::with_converter(conv)
+        .max_row_group_rows(3)
+        .batch_size(2)
+        .build(Vec::new())
+        .unwrap();
     for v in values {
         w.write(v).unwrap();
     }

@@ -61,8 +61,7 @@ fn trips(n: u64) -> Vec<Trip> {
 
 /// A file of `records` in row groups of 37 records.
 fn file_of(records: &[Trip]) -> Bytes {
-    file_with(WriterBuilder::<Trip>::new().max_row_group_rows(37).data_page_rows(10), records)
-        .expect("written")
+    file_with(WriterBuilder::<Trip>::new().max_row_group_rows(37).data_page_rows(10), records).expect("written")
 }
 
 fn groups_of(file: &Bytes) -> usize {
@@ -230,8 +229,7 @@ fn answers(builder: ReaderBuilder<Bytes>) -> Vec<Result<Trip, String>> {
 fn records_come_in_file_order_whatever_the_decoding_threads() {
     let records = trips(3_000);
     let file =
-        file_with(WriterBuilder::<Trip>::new().max_row_group_rows(900).data_page_rows(50), &records)
-            .expect("file");
+        file_with(WriterBuilder::<Trip>::new().max_row_group_rows(900).data_page_rows(50), &records).expect("file");
     for batch in [1, 7, 1024] {
         for threads in [1, 2, 4] {
             let builder = ParquetReader::builder(file.clone()).unwrap().with_batch_size(batch).with_threads(threads);
@@ -313,8 +311,7 @@ fn a_value_that_does_not_fit_stops_every_thread_count_at_its_record() {
     }
     // Without record 0, the records before the first missing rider (the
     // file's record 4, trip 5) come first, then its error.
-    let file =
-        file_with(WriterBuilder::<Trip>::new().max_row_group_rows(400), &records[1..]).expect("file");
+    let file = file_with(WriterBuilder::<Trip>::new().max_row_group_rows(400), &records[1..]).expect("file");
     let read = |threads| -> Vec<Result<TripWithRider, String>> {
         let builder = ParquetReader::builder(file.clone()).unwrap().with_threads(threads).with_batch_size(2);
         builder.build::<TripWithRider>().unwrap().map(|r| r.map_err(|e| e.to_string())).collect()

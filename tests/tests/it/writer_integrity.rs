@@ -240,8 +240,11 @@ fn reading(id: i64, tags: &[&str], amount: Value) -> Value {
 #[test]
 fn the_avro_converter_rolls_back_too() {
     let converter = AvroConverter::from_json(AVRO_SCHEMA, AvroOptions::default()).expect("schema");
-    let mut w =
-        WriterBuilder::with_converter(converter.clone()).batch_size(2).max_row_group_rows(3).build(Vec::new()).expect("writer");
+    let mut w = WriterBuilder::with_converter(converter.clone())
+        .batch_size(2)
+        .max_row_group_rows(3)
+        .build(Vec::new())
+        .expect("writer");
     let mut expected = Vec::new();
     for id in 0..10 {
         let ok = reading(id, &["a", "b"], Value::Decimal(vec![0x01, 0x00].into()));
@@ -365,11 +368,7 @@ fn a_dropped_writer_leaves_no_file_and_no_temporary() {
     let dir = empty_dir("dropped");
     let target = dir.join("orders.parquet");
     {
-        let mut w = WriterBuilder::<Order>::new()
-            .max_row_group_rows(2)
-            .batch_size(1)
-            .create(&target)
-            .expect("create");
+        let mut w = WriterBuilder::<Order>::new().max_row_group_rows(2).batch_size(1).create(&target).expect("create");
         for id in 0..7 {
             w.write(&good(id)).expect("write");
         }

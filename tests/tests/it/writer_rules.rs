@@ -212,21 +212,18 @@ fn settled(n: i64) -> Vec<Settled> {
 fn settings_the_encoders_cannot_honour_are_refused_when_the_writer_is_made() {
     use magnolify_parquet::parquet::basic::{BrotliLevel, Compression, Encoding};
     use magnolify_parquet::parquet::schema::types::ColumnPath;
-    let refused =
-        |builder: magnolify_parquet::WriterBuilder<Settled>| match builder
-            .build(Vec::new())
-        {
-            Ok(_) => panic!("the writer should be refused"),
-            Err(e) => e,
-        };
+    let refused = |builder: magnolify_parquet::WriterBuilder<Settled>| match builder.build(Vec::new()) {
+        Ok(_) => panic!("the writer should be refused"),
+        Err(e) => e,
+    };
     let brotli = WriterBuilder::<Settled>::new().compression(Compression::BROTLI(BrotliLevel::default()));
     let e = refused(brotli);
     assert!(matches!(e, Error::Argument { .. }), "{e:?}");
     assert!(e.to_string().contains("compression BROTLI") && e.to_string().contains("use UNCOMPRESSED"), "{e}");
     let lzo = WriterBuilder::<Settled>::new().compression(Compression::LZO);
     assert!(refused(lzo).to_string().contains("compression LZO"));
-    let rle_ints = WriterBuilder::<Settled>::new()
-        .properties(|p| p.set_column_encoding(ColumnPath::from("small"), Encoding::RLE));
+    let rle_ints =
+        WriterBuilder::<Settled>::new().properties(|p| p.set_column_encoding(ColumnPath::from("small"), Encoding::RLE));
     let e = refused(rle_ints);
     assert!(e.to_string().contains("column `small`: encoding RLE cannot be written for INT32 values"), "{e}");
     let delta_text = WriterBuilder::<Settled>::new()
