@@ -50,7 +50,7 @@
 //! ]);
 //! let mut writer = MemPageStore::writer(converter.clone())?;
 //! writer.write(&order)?;
-//! let store = writer.finish()?;
+//! let store = writer.close()?;
 //!
 //! let back: Vec<Value> = store.reader(converter)?.collect::<Result<_, _>>()?;
 //! assert_eq!(back, [order]);

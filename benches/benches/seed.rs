@@ -62,7 +62,7 @@ fn seed_store() -> MemPageStore {
     for _ in 0..STORE_RECORDS {
         writer.write(&record).expect("writing the seed record");
     }
-    writer.finish().expect("closing the store")
+    writer.close().expect("closing the store")
 }
 
 /// Times assembling one record at a time with the readers `open` makes.

@@ -16,7 +16,7 @@ use std::time::Instant;
 use benches::nested::{stream, Nested};
 use benches::SEED;
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
-use magnolify_parquet::ParquetWriter;
+use magnolify_parquet::WriterBuilder;
 
 const DEFAULT_RECORDS: u64 = 10_000_000;
 
@@ -29,7 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let started = Instant::now();
     let mut writer =
-        ParquetWriter::<Nested, _>::builder().compression(Compression::ZSTD(ZstdLevel::default())).create(&path)?;
+        WriterBuilder::<Nested>::new().compression(Compression::ZSTD(ZstdLevel::default())).create(&path)?;
     for record in stream(SEED).take(records as usize) {
         writer.write(&record)?;
     }

@@ -109,5 +109,5 @@ pub fn write_store(converter: AvroConverter, values: &[Value]) -> magnolify_parq
     for value in values {
         writer.write(value)?;
     }
-    writer.finish()
+    writer.close()
 }

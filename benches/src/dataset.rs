@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use magnolify_parquet::dataset::{CommitSummary, DatasetReader, DatasetWriter};
+use magnolify_parquet::dataset::{DatasetReader, DatasetSummary, DatasetWriter};
 use magnolify_parquet::parquet::basic::Compression;
 use magnolify_parquet::{ParquetType, ReadOptions};
 use test_kit::rng::XorShift;
@@ -46,7 +46,7 @@ pub fn generate(n: usize, zones: u64, seed: u64) -> Vec<Ride> {
 
 /// Writes `rides` as a dataset at `root` partitioned by zone (Snappy), on
 /// `threads` threads, with at most `open` files open.
-pub fn write(root: &Path, rides: &[Ride], threads: usize, open: usize) -> magnolify_parquet::Result<CommitSummary> {
+pub fn write(root: &Path, rides: &[Ride], threads: usize, open: usize) -> magnolify_parquet::Result<DatasetSummary> {
     let mut writer = DatasetWriter::builder(root)
         .partition_by(&Ride::fields().zone)
         .threads(threads)
@@ -54,8 +54,8 @@ pub fn write(root: &Path, rides: &[Ride], threads: usize, open: usize) -> magnol
         .writer_id("bench")
         .files(|f| f.compression(Compression::SNAPPY))
         .build()?;
-    writer.write_all(rides.iter().cloned())?;
-    writer.commit()
+    writer.write_all(rides)?;
+    writer.close()
 }
 
 /// Reads every ride of the dataset at `root` on `threads` threads, in path order.

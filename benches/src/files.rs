@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 use magnolify_parquet::parquet::basic::Compression;
-use magnolify_parquet::{OwnedRecord, ParquetRead, ParquetRecord, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{OwnedRecord, ParquetRead, ParquetRecord, ReadOptions, ReaderBuilder, WriterBuilder};
 
 /// Writes `records` into a file in memory, pages in `compression`.
 pub fn write<T: OwnedRecord>(
@@ -13,7 +13,7 @@ pub fn write<T: OwnedRecord>(
     compression: Compression,
     threads: usize,
 ) -> magnolify_parquet::Result<Vec<u8>> {
-    let mut writer = ParquetWriter::<T, _>::builder().compression(compression).threads(threads).build(Vec::new())?;
+    let mut writer = WriterBuilder::<T>::new().compression(compression).threads(threads).build(Vec::new())?;
     writer.write_all(records)?;
     writer.into_inner()
 }

@@ -7,7 +7,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use magnolify_parquet::filter::Predicate;
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
-use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 
 use test_kit::rng::XorShift;
 
@@ -59,7 +59,7 @@ pub fn generate(n: usize, seed: u64) -> Vec<Trip> {
 
 /// `trips` in a ZSTD file of `row_groups` row groups, sorted by start time.
 pub fn write(trips: &[Trip], row_groups: usize) -> magnolify_parquet::Result<Bytes> {
-    let mut writer = ParquetWriter::<Trip, _>::builder()
+    let mut writer = WriterBuilder::<Trip>::new()
         .compression(Compression::ZSTD(ZstdLevel::default()))
         .max_row_group_rows(trips.len().div_ceil(row_groups))
         .sorted_by(&Trip::fields().started)

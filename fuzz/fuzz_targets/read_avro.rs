@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use avro_baseline::{AvroConverter, AvroOptions};
 use libfuzzer_sys::fuzz_target;
-use magnolify_parquet::{ParquetReader, ReaderBuilder};
+use magnolify_parquet::ReaderBuilder;
 use magnolify_parquet_fuzz::{avro_converter, install_panic_hook, read_all};
 
 static CONVERTER: OnceLock<AvroConverter> = OnceLock::new();

@@ -20,7 +20,7 @@ use libfuzzer_sys::arbitrary::{self, Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{Error, ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 use magnolify_parquet_fuzz::install_panic_hook;
 use rust_decimal::Decimal;
 use uuid::Uuid;
@@ -212,7 +212,7 @@ fn same(a: &[Values], b: &[Values]) -> bool {
 fuzz_target!(|input: (Settings, Vec<Values>)| {
     install_panic_hook();
     let (settings, values) = input;
-    let mut writer = ParquetWriter::<Values, Vec<u8>>::builder()
+    let mut writer = WriterBuilder::<Values>::new()
         .compression(settings.codec)
         .dictionary(settings.dictionary)
         .writer_version(settings.version)

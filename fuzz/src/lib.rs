@@ -21,7 +21,7 @@ use magnolify_parquet::convert::RecordRead;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
-use magnolify_parquet::{ListLayout, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, Result, WriterBuilder};
+use magnolify_parquet::{ListLayout, ParquetType, ReadOptions, ReaderBuilder, Result, WriterBuilder};
 
 /// Largest page the fuzzed reader accepts: small, so that no input makes a
 /// run allocate near libFuzzer's 2 GiB limit.
@@ -257,7 +257,7 @@ pub fn seed_settings() -> Vec<(&'static str, Compression, bool, WriterVersion)> 
 pub fn derived_seeds() -> Result<Vec<(String, Bytes)>> {
     let mut out = Vec::new();
     for (i, (name, codec, dictionary, version)) in seed_settings().into_iter().enumerate() {
-        let mut w = ParquetWriter::<FuzzRecord, _>::builder()
+        let mut w = WriterBuilder::<FuzzRecord>::new()
             .compression(codec)
             .dictionary(dictionary)
             .writer_version(version)
@@ -278,7 +278,7 @@ pub fn avro_seeds() -> Result<Vec<(String, Bytes)>> {
         for (i, (setting, codec, dictionary, version)) in seed_settings().into_iter().enumerate().step_by(2) {
             let options = AvroOptions::default().list_layout(layout);
             let converter = AvroConverter::from_json(AVRO_SCHEMA, options)?;
-            let mut w = WriterBuilder::new(converter)
+            let mut w = WriterBuilder::with_converter(converter)
                 .compression(codec)
                 .dictionary(dictionary)
                 .writer_version(version)

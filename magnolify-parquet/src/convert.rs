@@ -64,7 +64,7 @@
 //! let mut writer = MemPageStore::writer(Longs)?;
 //! writer.write(&Some(7))?;
 //! writer.write(&None)?;
-//! let store = writer.finish()?;
+//! let store = writer.close()?;
 //! let back: Vec<Option<i64>> = store.reader(Longs)?.collect::<Result<_>>()?;
 //! assert_eq!(back, [Some(7), None]);
 //! # Ok::<(), magnolify_parquet::Error>(())

@@ -67,7 +67,7 @@ impl MemPageStore {
         for r in records {
             w.write(r)?;
         }
-        w.finish()
+        w.close()
     }
 
     /// Reads the store's records as `T`.
@@ -204,9 +204,8 @@ impl<C: RecordWrite> MemWriter<C> {
     }
 
     /// Writes what is buffered and returns the store.
-    pub fn finish(mut self) -> Result<MemPageStore> {
-        self.inner.finish()?;
-        let MemChunks { schema, row_groups, .. } = self.inner.into_sink();
+    pub fn close(self) -> Result<MemPageStore> {
+        let MemChunks { schema, row_groups, .. } = self.inner.close()?;
         Ok(MemPageStore { schema, row_groups })
     }
 }

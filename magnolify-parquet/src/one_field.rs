@@ -25,7 +25,7 @@ use crate::shred::{ColumnSink, WriteAt};
 /// let millis = OneField::<Vec<i64>>::new("xs", FieldOptions::new());
 /// let mut writer = MemPageStore::writer(millis.clone())?;
 /// writer.write(&vec![1, 2])?;
-/// let back: Vec<Vec<i64>> = writer.finish()?.reader(millis)?.collect::<Result<_, _>>()?;
+/// let back: Vec<Vec<i64>> = writer.close()?.reader(millis)?.collect::<Result<_, _>>()?;
 /// assert_eq!(back, [vec![1, 2]]);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// ```

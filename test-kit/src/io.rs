@@ -6,9 +6,7 @@ use magnolify_parquet::convert::RecordRead;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::metadata::ParquetMetaData;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
-use magnolify_parquet::{
-    Derived, Error, OwnedRecord, ParquetReader, ParquetWriter, ReadOptions, ReaderBuilder, Result, WriterBuilder,
-};
+use magnolify_parquet::{Error, OwnedRecord, ParquetReader, ReadOptions, ReaderBuilder, Result, WriterBuilder};
 
 /// Writes `rows` into a page store and reads them back.
 pub fn via_store<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
@@ -18,7 +16,7 @@ pub fn via_store<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
 }
 
 /// Writes `rows` into a Parquet file in memory with the settings of `builder`.
-pub fn file_with<T: OwnedRecord>(builder: WriterBuilder<Derived<T>>, rows: &[T]) -> Result<Bytes> {
+pub fn file_with<T: OwnedRecord>(builder: WriterBuilder<T>, rows: &[T]) -> Result<Bytes> {
     let mut writer = builder.build(Vec::new())?;
     writer.write_all(rows)?;
     Ok(Bytes::from(writer.into_inner()?))
@@ -28,7 +26,7 @@ pub fn file_with<T: OwnedRecord>(builder: WriterBuilder<Derived<T>>, rows: &[T])
 /// groups (3 records a page, 5 a row group, so that records cross their
 /// boundaries).
 pub fn small_pages_file<T: OwnedRecord>(rows: &[T]) -> Result<Bytes> {
-    file_with(ParquetWriter::<T, Vec<u8>>::builder().data_page_rows(3).max_row_group_rows(5), rows)
+    file_with(WriterBuilder::<T>::new().data_page_rows(3).max_row_group_rows(5), rows)
 }
 
 /// Writes `rows` into a Parquet file in memory (small pages and row groups)
@@ -39,7 +37,7 @@ pub fn via_file<T: OwnedRecord>(rows: &[T]) -> Result<Vec<T>> {
 
 /// Writes `rows` as `W` into a file with default settings.
 pub fn file_of<W: OwnedRecord>(rows: &[W]) -> Result<Bytes> {
-    file_with(ParquetWriter::<W, Vec<u8>>::builder(), rows)
+    file_with(WriterBuilder::<W>::new(), rows)
 }
 
 /// Writes `rows` as `W` into a file and reads them as `R`.

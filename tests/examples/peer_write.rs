@@ -32,7 +32,7 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use half::f16;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
-use magnolify_parquet::{Derived, OwnedRecord, ParquetType, ParquetWriter, WriterBuilder};
+use magnolify_parquet::{OwnedRecord, ParquetType, WriterBuilder};
 use rust_decimal::Decimal;
 use serde_json::Value;
 use test_kit::json::{self, Fmt, ToJson};
@@ -524,7 +524,7 @@ fn emit<T: OwnedRecord + ToJson>(
     dir: &Path,
     name: &str,
     rows: &[T],
-    builder: WriterBuilder<Derived<T>>,
+    builder: WriterBuilder<T>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let file = dir.join(format!("{name}.parquet"));
     let mut writer = builder.create(&file)?;
@@ -553,8 +553,8 @@ fn emit_dataset(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
         .max_rows_per_file(3)
         .threads(2)
         .build()?;
-    writer.write_all(rows.iter().cloned())?;
-    let summary = writer.commit()?;
+    writer.write_all(&rows)?;
+    let summary = writer.close()?;
     let json_rows: Vec<Value> = rows
         .iter()
         .map(|s| {
@@ -579,28 +579,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = Path::new(&dir);
     std::fs::create_dir_all(dir)?;
 
-    let wide =
-        ParquetWriter::<Wide, _>::builder().compression(Compression::ZSTD(ZstdLevel::default())).max_row_group_rows(16);
+    let wide = WriterBuilder::<Wide>::new().compression(Compression::ZSTD(ZstdLevel::default())).max_row_group_rows(16);
     let rows = wide_rows();
     emit(dir, "wide", &rows, wide)?;
-    let small_pages = ParquetWriter::<Wide, _>::builder()
+    let small_pages = WriterBuilder::<Wide>::new()
         .compression(Compression::SNAPPY)
         .data_page_size(300)
         .data_page_rows(7)
         .properties(|p| p.set_dictionary_page_size_limit(200));
     emit(dir, "wide.snappy-small-pages", &rows, small_pages)?;
-    let plain = ParquetWriter::<Wide, _>::builder().compression(Compression::LZ4_RAW).dictionary(false);
+    let plain = WriterBuilder::<Wide>::new().compression(Compression::LZ4_RAW).dictionary(false);
     emit(dir, "wide.lz4-raw-plain", &rows, plain)?;
-    let v2 = ParquetWriter::<Wide, _>::builder()
+    let v2 = WriterBuilder::<Wide>::new()
         .compression(Compression::GZIP(GzipLevel::default()))
         .writer_version(WriterVersion::PARQUET_2_0)
         .max_row_group_rows(25);
     emit(dir, "wide.v2-gzip", &rows, v2)?;
 
     let nested = nested_rows();
-    emit(dir, "nested.three-level", &nested, ParquetWriter::<Nested, _>::builder())?;
+    emit(dir, "nested.three-level", &nested, WriterBuilder::<Nested>::new())?;
     let two_level: Vec<NestedTwoLevel> = nested.into_iter().map(NestedTwoLevel::from).collect();
-    emit(dir, "nested.two-level", &two_level, ParquetWriter::<NestedTwoLevel, _>::builder())?;
+    emit(dir, "nested.two-level", &two_level, WriterBuilder::<NestedTwoLevel>::new())?;
     emit_dataset(dir)?;
     Ok(())
 }

@@ -6,7 +6,7 @@
 
 #![cfg(target_os = "linux")]
 
-use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 struct Row {
@@ -43,7 +43,7 @@ fn one_thread_starts_none_and_n_threads_start_their_share() {
     assert_eq!(library_threads(), 0);
     let mut files = Vec::new();
     for (threads, encoders) in [(1, 0), (2, 1), (3, 2)] {
-        let mut writer = ParquetWriter::<Row, _>::builder().threads(threads).batch_size(100).build(Vec::new()).unwrap();
+        let mut writer = WriterBuilder::<Row>::new().threads(threads).batch_size(100).build(Vec::new()).unwrap();
         writer.write_all(&rows[..2500]).unwrap();
         assert_eq!(library_threads(), encoders, "a writer with {threads} threads, writing");
         writer.write_all(&rows[2500..]).unwrap();

@@ -107,8 +107,10 @@ pub fn avro_to_parquet(
     let converter = AvroConverter::new(reader.writer_schema().clone(), options)
         .map_err(|e| in_error(format!("its Avro schema has no Parquet form: {e}")))?;
     let out_error = |e: &magnolify_parquet::Error| CliError::records(output, e);
-    let mut writer =
-        WriterBuilder::new(converter).compression(codec.compression()).create(output).map_err(|e| out_error(&e))?;
+    let mut writer = WriterBuilder::with_converter(converter)
+        .compression(codec.compression())
+        .create(output)
+        .map_err(|e| out_error(&e))?;
     let mut records = 0u64;
     let mut values = reader;
     while let Some(value) = guarded(|| values.next()).map_err(|e| in_error(format!("record {records}: {e}")))? {

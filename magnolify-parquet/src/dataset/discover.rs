@@ -22,7 +22,7 @@ pub struct DatasetFile {
 /// (see [`hive::is_hidden`]); every file must sit under the same
 /// partition fields.
 pub(crate) fn discover(root: &Path) -> Result<Vec<DatasetFile>> {
-    let io = super::writer::in_dir;
+    let io = super::in_dir;
     let meta = std::fs::metadata(root).map_err(|e| io(root, e))?;
     if meta.is_file() {
         return Ok(vec![DatasetFile { path: root.to_owned(), relative: PathBuf::new(), partition: Vec::new() }]);

@@ -5,7 +5,7 @@
 //! - [`DatasetWriter`] routes each record to the file of its partition
 //!   (the partition fields are not stored in the files, as Spark does),
 //!   rolls files at a row or byte limit, keeps a bounded number of files
-//!   open, writes every file atomically and a `_SUCCESS` marker on commit.
+//!   open, writes every file atomically and a `_SUCCESS` marker on close.
 //! - [`DatasetReader`] finds the files and their partition values, skips
 //!   files whose partition values rule out a predicate, reads the others in
 //!   parallel and gives each record its partition fields back.
@@ -13,6 +13,7 @@
 //! Partition fields are top-level fields of booleans, integers, strings
 //! (or unit enums read as strings) or dates; see [`PartitionValue`].
 
+mod bookkeeping;
 mod constant_columns;
 mod discover;
 mod hive;
@@ -25,6 +26,7 @@ mod store_writer;
 mod value;
 mod writer;
 
+pub use bookkeeping::DatasetSummary;
 pub use discover::DatasetFile;
 pub use hive::NULL_PARTITION;
 pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
@@ -33,4 +35,14 @@ pub use store_reader::{StoreDatasetReader, StoreDatasetReaderBuilder};
 #[cfg(feature = "object_store")]
 pub use store_writer::StoreDatasetWriter;
 pub use value::PartitionValue;
-pub use writer::{CommitSummary, DatasetWriter, DatasetWriterBuilder, SUCCESS_MARKER};
+pub use writer::{DatasetWriter, DatasetWriterBuilder, SUCCESS_MARKER};
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::error::Error;
+
+/// An I/O error at `path` (of discovery or of the writer).
+fn in_dir(path: &Path, e: std::io::Error) -> Error {
+    Error::from(e).in_file(&Some(Arc::from(path)))
+}

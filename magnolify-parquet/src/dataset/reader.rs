@@ -196,16 +196,16 @@ impl FilePlan {
 /// use magnolify_parquet::dataset::{DatasetReader, DatasetWriter};
 /// use magnolify_parquet::{ParquetType, ReadOptions};
 ///
-/// #[derive(ParquetType, Debug, PartialEq)]
+/// #[derive(ParquetType, Debug, Clone, PartialEq)]
 /// struct Sale { region: String, year: i32, amount: u64 }
 ///
 /// let dir = std::env::temp_dir().join(format!("sales-{}", std::process::id()));
 /// let f = Sale::fields();
 /// let mut w = DatasetWriter::builder(&dir).partition_by(&f.year).partition_by(&f.region).build()?;
 /// for (i, region) in ["north", "south", "east"].iter().cycle().take(30).enumerate() {
-///     w.write(Sale { region: region.to_string(), year: 2020 + i as i32 / 10, amount: i as u64 })?;
+///     w.write(&Sale { region: region.to_string(), year: 2020 + i as i32 / 10, amount: i as u64 })?;
 /// }
-/// w.commit()?;
+/// w.close()?;
 ///
 /// // Only the files under year=2022 are opened.
 /// let mut reader = DatasetReader::builder(&dir)?.build(ReadOptions::default().filter(f.year.eq(2022)))?;

@@ -78,7 +78,7 @@ impl<T: OwnedRecord> StoreDatasetReaderBuilder<T> {
 /// let store = Arc::new(InMemory::new());
 /// for (sensor, value) in [("a", 1.0), ("b", 2.0)] {
 ///     let path = Path::from(format!("readings/sensor={sensor}/part-0.parquet"));
-///     let mut w = StoreWriter::create(store.clone(), &path, ParquetWriter::<Reading, _>::builder()).await?;
+///     let mut w = StoreWriter::create(store.clone(), &path, WriterBuilder::<Reading>::new()).await?;
 ///     w.write(&Reading { value }).await?;
 ///     w.close().await?;
 /// }

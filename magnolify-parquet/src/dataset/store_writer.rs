@@ -2,63 +2,70 @@
 //! writer's routing, rolling and open-file bound, with each file uploaded
 //! by its own multipart upload and `_SUCCESS` put last.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
+use super::bookkeeping::{Action, Closing, Core, DatasetSummary, Limits, Names, NewFile, Written};
 use super::partitioner::Partitioner;
-use super::writer::{random_id, CommitSummary, DatasetWriterBuilder, FileSettings, SUCCESS_MARKER};
+use super::writer::{DatasetWriterBuilder, FileSettings, SUCCESS_MARKER};
 use crate::error::{Error, Result};
-use crate::file::ParquetWriter;
-use crate::record::OwnedRecord;
+use crate::file::WriterBuilder;
+use crate::record::{OwnedRecord, RecordWrite};
 use crate::store::{store_error, StoreWriter};
 
 impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// A writer of the dataset into `store`, under the builder's root as
     /// the key prefix (`DatasetWriter::builder("warehouse/sales")`): the
-    /// same layout, file names, limits and file settings as on a disk;
-    /// `threads` does not apply (uploads are `async`).
+    /// same layout, file names, limits and file settings as on a disk.
+    /// Uploads are `async`, on the caller's task: a builder given more
+    /// than 1 thread is refused (the error says so) rather than written
+    /// with one.
     pub fn build_in_store(self, store: Arc<dyn ObjectStore>) -> Result<StoreDatasetWriter<T>> {
+        if self.threads > 1 {
+            return Err(Error::argument(format!(
+                "a dataset written into an object store is written on the caller's task, not by {} threads: \
+                 leave `threads` at 1 for `build_in_store` (to upload in parallel, run several writers, \
+                 each with its own `writer_id`)",
+                self.threads
+            )));
+        }
         self.partitions.check()?;
         let prefix = self.root.to_string_lossy().trim_matches('/').to_owned();
+        let limits = Limits {
+            max_rows: self.max_rows_per_file,
+            max_bytes: self.max_bytes_per_file,
+            max_open: self.max_open_files,
+        };
         Ok(StoreDatasetWriter {
             store,
             prefix,
             omitted: self.partitions.names(),
             partitions: self.partitions,
             settings: self.files,
-            max_rows: self.max_rows_per_file,
-            max_bytes: self.max_bytes_per_file,
-            max_open: self.max_open_files,
-            writer_id: self.writer_id.unwrap_or_else(random_id),
-            sequence: 0,
-            open: HashMap::new(),
-            clock: 0,
+            core: Core::new(limits, Names::new(self.writer_id)),
             key: String::new(),
             rows: 0,
-            summary: CommitSummary::default(),
-            broken: None,
         })
     }
 }
 
-/// An object being uploaded for a partition.
-struct OpenObject<T: OwnedRecord> {
-    /// Its key under the prefix.
-    relative: PathBuf,
-    writer: StoreWriter<T>,
-    used: u64,
+impl<T, C: RecordWrite> Written for StoreWriter<T, C> {
+    fn rows(&self) -> u64 {
+        self.rows_written()
+    }
+    fn bytes(&self) -> u64 {
+        self.bytes_written()
+    }
 }
 
 /// Writes records of `T` as a Hive-partitioned dataset into an object
 /// store; made by [`DatasetWriterBuilder::build_in_store`]. Each file is a
 /// multipart upload, completed when the file is closed (rolled, evicted
-/// past `max_open_files`, or at [`commit`](Self::commit)), so no partial
-/// object is ever visible; `commit` puts `_SUCCESS` last. A writer dropped
-/// without `commit` leaves the objects it completed and no `_SUCCESS`.
+/// past `max_open_files`, or at [`close`](Self::close)), so no partial
+/// object is ever visible; `close` puts `_SUCCESS` last. A writer dropped
+/// without `close` leaves the objects it completed and no `_SUCCESS`.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
@@ -76,7 +83,7 @@ struct OpenObject<T: OwnedRecord> {
 /// for (user, city) in [(1, "Oslo"), (2, "Lima"), (3, "Oslo")] {
 ///     w.write(&Visit { city: city.into(), user }).await?;
 /// }
-/// let summary = w.commit().await?;
+/// let summary = w.close().await?;
 /// assert_eq!((summary.files.len(), summary.rows), (2, 3));
 /// assert!(store.head(&Path::from("warehouse/visits/_SUCCESS")).await.is_ok());
 ///
@@ -97,47 +104,28 @@ pub struct StoreDatasetWriter<T: OwnedRecord> {
     partitions: Partitioner<T>,
     omitted: Vec<String>,
     settings: FileSettings<T>,
-    max_rows: u64,
-    max_bytes: u64,
-    max_open: usize,
-    writer_id: String,
-    sequence: u64,
-    open: HashMap<String, OpenObject<T>>,
-    clock: u64,
+    /// The open objects, names, limits, summary and latch.
+    core: Core<StoreWriter<T>>,
     /// The directory of the record being written (reused).
     key: String,
     rows: u64,
-    summary: CommitSummary,
-    /// The error (of an upload, say) after which records already accepted
-    /// may be lost: nothing more is written and there is no commit.
-    broken: Option<Error>,
 }
 
 impl<T: OwnedRecord> StoreDatasetWriter<T> {
     /// Writes one record into the object of its partition. A record that
     /// cannot be written is left out and its error returned; any other
-    /// error stops the writer (later calls and `commit` return
+    /// error stops the writer (later calls and `close` return
     /// [`Error::WriterState`]).
     pub async fn write(&mut self, record: &T) -> Result<()> {
-        if let Some(cause) = &self.broken {
-            return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
-        }
+        self.core.latch.check()?;
         self.partitions.directory(record, self.rows, &mut self.key)?;
         // The directory's buffer is lent out for the call and kept after.
         let key = std::mem::take(&mut self.key);
         let written = self.write_in_partition(&key, record).await;
         self.key = key;
-        match written {
-            Err(e) if !matches!(e, Error::Value { .. } | Error::Null { .. }) => {
-                self.broken = Some(e.clone());
-                Err(e)
-            }
-            Err(e) => Err(e),
-            Ok(()) => {
-                self.rows += 1;
-                Ok(())
-            }
-        }
+        self.core.latch.guard_records(written)?;
+        self.rows += 1;
+        Ok(())
     }
 
     /// Writes every record of `records`, stopping at the first error.
@@ -148,42 +136,34 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         Ok(())
     }
 
-    /// Writes `record` into the object of directory `key`: one lookup for
-    /// a partition already open (the common case).
+    /// Writes `record` into the object of directory `key`, as the
+    /// bookkeeping says.
     async fn write_in_partition(&mut self, key: &str, record: &T) -> Result<()> {
-        self.clock += 1;
-        let object = match self.open.get_mut(key) {
-            Some(object) => object,
-            None => {
-                if self.open.len() >= self.max_open {
-                    let oldest = self.open.iter().min_by_key(|(_, o)| o.used).map(|(k, _)| k.clone());
-                    if let Some(oldest) = oldest {
-                        self.close(&oldest).await?;
-                    }
+        let limits = self.core.limits();
+        let object = match self.core.route(key)? {
+            Action::Write(object) => object,
+            Action::Open { evict, file } => {
+                if let Some(closing) = evict {
+                    close(&mut self.core, closing).await?;
                 }
-                let object = self.create(key).await?;
-                self.open.entry(key.to_owned()).or_insert(object)
+                let writer = self.create(&file).await?;
+                self.core.opened(file, writer)
             }
         };
-        object.used = self.clock;
-        object.writer.write(record).await?;
-        let full = object.writer.rows_written() >= self.max_rows
-            || (self.max_bytes != u64::MAX && object.writer.bytes_written() >= self.max_bytes);
-        if full {
-            self.close(key).await?;
+        object.write(record).await?;
+        if limits.full(object) {
+            if let Some(closing) = self.core.take(key) {
+                close(&mut self.core, closing).await?;
+            }
         }
         Ok(())
     }
 
-    /// A new object in directory `key`.
-    async fn create(&mut self, key: &str) -> Result<OpenObject<T>> {
-        let name = format!("part-{:05}-{}.parquet", self.sequence, self.writer_id);
-        self.sequence += 1;
-        let relative = PathBuf::from(key).join(&name);
-        let path = self.object_path(&format!("{key}/{name}"))?;
-        let builder = (self.settings)(ParquetWriter::<T, Vec<u8>>::builder()).threads(1).omitting(self.omitted.clone());
-        let writer = StoreWriter::create(self.store.clone(), &path, builder).await?;
-        Ok(OpenObject { relative, writer, used: 0 })
+    /// The object `new` names, its upload started.
+    async fn create(&self, new: &NewFile) -> Result<StoreWriter<T>> {
+        let path = self.object_path(&new.key_path())?;
+        let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
+        StoreWriter::create(self.store.clone(), &path, builder).await
     }
 
     /// The object path of `relative` under the prefix (Hive escapes kept as
@@ -196,29 +176,20 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         ObjectPath::parse(&key).map_err(|e| Error::argument(format!("`{key}` is not a valid object path: {e}")))
     }
 
-    async fn close(&mut self, key: &str) -> Result<()> {
-        let Some(object) = self.open.remove(key) else { return Ok(()) };
-        let rows = object.writer.rows_written();
-        object.writer.close().await?;
-        self.summary.files.push(object.relative);
-        self.summary.rows += rows;
-        Ok(())
-    }
-
     /// Completes every open object's upload, then puts `_SUCCESS` at the prefix.
-    pub async fn commit(mut self) -> Result<CommitSummary> {
-        if let Some(cause) = self.broken.take() {
-            return Err(Error::WriterState { source: Some(Box::new(cause)) });
-        }
-        let mut keys: Vec<String> = self.open.keys().cloned().collect();
-        keys.sort();
-        for key in keys {
-            self.close(&key).await?;
+    pub async fn close(mut self) -> Result<DatasetSummary> {
+        for closing in self.core.close_all()? {
+            close(&mut self.core, closing).await?;
         }
         let marker = self.object_path(SUCCESS_MARKER)?;
         self.store.put(&marker, PutPayload::from(Vec::new())).await.map_err(|e| store_error(&marker, e))?;
-        let mut summary = std::mem::take(&mut self.summary);
-        summary.files.sort();
-        Ok(summary)
+        Ok(self.core.summary())
     }
+}
+
+/// Completes the upload of `closing` and counts it.
+async fn close<T: OwnedRecord>(core: &mut Core<StoreWriter<T>>, closing: Closing<StoreWriter<T>>) -> Result<()> {
+    closing.file.close().await?;
+    core.closed(closing.relative, closing.rows);
+    Ok(())
 }

@@ -3,29 +3,30 @@
 //! and, with more than one thread, partitions shared out between threads.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use super::bookkeeping::{Action, Closing, Core, DatasetSummary, Limits, Names, Written};
+use super::in_dir;
 use super::partitioner::Partitioner;
 use super::value::PartitionValue;
 use crate::error::{Error, Location, Result};
 use crate::file::{AtomicFile, ParquetWriter, WriterBuilder};
 use crate::filter::Field;
-use crate::record::{Derived, OwnedRecord};
+use crate::record::OwnedRecord;
+use crate::write::Latch;
 
-/// The name of the marker [`DatasetWriter::commit`] writes last.
+/// The name of the marker [`DatasetWriter::close`] writes last.
 pub const SUCCESS_MARKER: &str = "_SUCCESS";
 
 /// Records a worker thread takes at once.
 const ROUTED_BATCH: usize = 1024;
 
 /// The settings of each file of a dataset.
-pub(super) type FileSettings<T> =
-    Arc<dyn Fn(WriterBuilder<Derived<T>, T>) -> WriterBuilder<Derived<T>, T> + Send + Sync>;
+pub(super) type FileSettings<T> = Arc<dyn Fn(WriterBuilder<T>) -> WriterBuilder<T> + Send + Sync>;
 
 /// Settings of a [`DatasetWriter`], made by [`DatasetWriter::builder`].
 pub struct DatasetWriterBuilder<T: OwnedRecord> {
@@ -35,7 +36,7 @@ pub struct DatasetWriterBuilder<T: OwnedRecord> {
     pub(super) max_bytes_per_file: u64,
     pub(super) max_open_files: usize,
     pub(super) writer_id: Option<String>,
-    threads: usize,
+    pub(super) threads: usize,
     pub(super) files: FileSettings<T>,
 }
 
@@ -85,9 +86,12 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     }
 
     /// Threads that write (default 1). With 2 or more, each thread owns
-    /// the files of some partitions (by a hash of the directory), and the
+    /// the files of some partitions (by a fixed hash of the directory, so
+    /// the same records make the same files from run to run), and the
     /// caller's thread only routes records to them; with 1, everything
-    /// runs on the caller's thread.
+    /// runs on the caller's thread. A dataset in an object store is
+    /// written on the caller's task: [`build_in_store`](Self::build_in_store)
+    /// refuses more than 1.
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
         self
@@ -96,10 +100,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// The settings of every file (compression, row groups, bloom
     /// filters...), applied to a [`WriterBuilder`]; its `threads` is set
     /// to 1 after (threads come from [`threads`](Self::threads)).
-    pub fn files(
-        mut self,
-        settings: impl Fn(WriterBuilder<Derived<T>, T>) -> WriterBuilder<Derived<T>, T> + Send + Sync + 'static,
-    ) -> Self {
+    pub fn files(mut self, settings: impl Fn(WriterBuilder<T>) -> WriterBuilder<T> + Send + Sync + 'static) -> Self {
         self.files = Arc::new(settings);
         self
     }
@@ -108,21 +109,17 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     pub fn build(self) -> Result<DatasetWriter<T>> {
         self.partitions.check()?;
         std::fs::create_dir_all(&self.root).map_err(|e| in_dir(&self.root, e))?;
-        let writer_id = self.writer_id.unwrap_or_else(random_id);
-        let files = Arc::new(Files {
-            root: self.root.clone(),
-            omitted: self.partitions.names(),
-            settings: self.files,
+        let files = Arc::new(Files { root: self.root.clone(), omitted: self.partitions.names(), settings: self.files });
+        let threads = self.threads.min(self.max_open_files);
+        let limits = Limits {
             max_rows: self.max_rows_per_file,
             max_bytes: self.max_bytes_per_file,
-            writer_id,
-            sequence: AtomicU64::new(0),
-        });
-        let threads = self.threads.min(self.max_open_files);
-        let per_shard = (self.max_open_files / threads).max(1);
+            max_open: (self.max_open_files / threads).max(1),
+        };
+        let names = Names::new(self.writer_id);
         let route = match threads {
-            1 => Route::Local(Shard::new(files.clone(), per_shard)),
-            n => Route::Threads(Workers::start(n, &files, per_shard)?),
+            1 => Route::Local(Shard::new(files.clone(), limits, names)),
+            n => Route::Threads(Workers::start(n, &files, limits, &names)?),
         };
         Ok(DatasetWriter { files, partitions: self.partitions, route, key: String::new(), rows: 0 })
     }
@@ -131,11 +128,11 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
 /// Writes records of `T` as a Hive-partitioned dataset: one directory
 /// level per partition field (`day=2024-01-02/city=Oslo/`), Parquet files
 /// in the leaves, and a `_SUCCESS` marker at the root once
-/// [`commit`](Self::commit) has closed them all.
+/// [`close`](Self::close) has closed them all.
 ///
 /// Every file is written under a hidden temporary name and renamed when it
 /// is complete, so readers (this library's, Spark, DuckDB, pyarrow) never
-/// see a partial file; a writer dropped without `commit` (or a process
+/// see a partial file; a writer dropped without `close` (or a process
 /// that dies) leaves the files it completed, no partial one, and no
 /// `_SUCCESS`.
 ///
@@ -150,9 +147,9 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
 /// let f = Visit::fields();
 /// let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build()?;
 /// for (user, city) in [(1, "Oslo"), (2, "Lima"), (3, "Oslo")] {
-///     w.write(Visit { city: city.into(), user, page: "/".into() })?;
+///     w.write(&Visit { city: city.into(), user, page: "/".into() })?;
 /// }
-/// let summary = w.commit()?;
+/// let summary = w.close()?;
 /// assert_eq!((summary.files.len(), summary.rows), (2, 3));
 /// assert!(dir.join("city=Oslo").is_dir() && dir.join("_SUCCESS").is_file());
 ///
@@ -168,15 +165,6 @@ pub struct DatasetWriter<T: OwnedRecord> {
     /// The directory of the record being written (reused).
     key: String,
     rows: u64,
-}
-
-/// What [`DatasetWriter::commit`] did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CommitSummary {
-    /// The files written, relative to the root, sorted.
-    pub files: Vec<PathBuf>,
-    /// Records written.
-    pub rows: u64,
 }
 
 impl<T: OwnedRecord> DatasetWriter<T> {
@@ -199,35 +187,39 @@ impl<T: OwnedRecord> DatasetWriter<T> {
     /// cannot be written (a value its column cannot hold, an empty string
     /// as a partition value) returns its error and is left out; with one
     /// thread the writer goes on. Any other error (creating, encoding or
-    /// closing a file) stops the writer: later calls, `commit` included,
+    /// closing a file) stops the writer: later calls, `close` included,
     /// return [`Error::WriterState`] and no `_SUCCESS` is written. With more
     /// threads, errors of the threads come back from a later call, and
-    /// stop the writer.
-    pub fn write(&mut self, record: T) -> Result<()> {
-        self.partitions.directory(&record, self.rows, &mut self.key)?;
+    /// stop the writer; each record is cloned to hand it to its thread
+    /// (hence `T: Clone`), as writing takes records by reference.
+    pub fn write(&mut self, record: &T) -> Result<()>
+    where
+        T: Clone,
+    {
+        self.partitions.directory(record, self.rows, &mut self.key)?;
         match &mut self.route {
-            Route::Local(shard) => shard.write(&self.key, &record).map_err(|e| e.at_record(self.rows))?,
-            Route::Threads(workers) => workers.route(&self.key, record)?,
+            Route::Local(shard) => shard.write(&self.key, record).map_err(|e| e.at_record(self.rows))?,
+            Route::Threads(workers) => workers.route(&self.key, record.clone())?,
         }
         self.rows += 1;
         Ok(())
     }
 
     /// Writes every record of `records`, stopping at the first error.
-    pub fn write_all(&mut self, records: impl IntoIterator<Item = T>) -> Result<()> {
+    pub fn write_all<'a>(&mut self, records: impl IntoIterator<Item = &'a T>) -> Result<()>
+    where
+        T: Clone,
+    {
         records.into_iter().try_for_each(|r| self.write(r))
     }
 
     /// Closes every open file (each renamed to its final name), then
     /// writes the `_SUCCESS` marker at the root.
-    pub fn commit(self) -> Result<CommitSummary> {
+    pub fn close(self) -> Result<DatasetSummary> {
         let DatasetWriter { files, route, .. } = self;
         let mut summary = match route {
-            Route::Local(mut shard) => {
-                shard.close_all()?;
-                shard.summary
-            }
-            Route::Threads(workers) => workers.finish()?,
+            Route::Local(mut shard) => shard.close_all()?,
+            Route::Threads(workers) => workers.close()?,
         };
         let marker = files.root.join(SUCCESS_MARKER);
         std::fs::write(&marker, b"").map_err(|e| in_dir(&marker, e))?;
@@ -242,120 +234,88 @@ struct Files<T: OwnedRecord> {
     /// The partition fields, left out of the files.
     omitted: Vec<String>,
     settings: FileSettings<T>,
-    max_rows: u64,
-    max_bytes: u64,
-    writer_id: String,
-    /// The next file's number, across threads.
-    sequence: AtomicU64,
 }
 
 impl<T: OwnedRecord> Files<T> {
-    /// A new file in directory `key` (relative to the root).
-    fn create(&self, key: &str) -> Result<(PathBuf, ParquetWriter<T, AtomicFile>)> {
-        let dir = self.root.join(key);
+    /// The file `new` names, created under its temporary name.
+    fn create(&self, new: &super::bookkeeping::NewFile, writer_id: &str) -> Result<ParquetWriter<T, AtomicFile>> {
+        let dir = self.root.join(&new.key);
         std::fs::create_dir_all(&dir).map_err(|e| in_dir(&dir, e))?;
-        let seq = self.sequence.fetch_add(1, Ordering::Relaxed);
-        let name = format!("part-{seq:05}-{}.parquet", self.writer_id);
-        if dir.join(&name).exists() {
+        let path = dir.join(&new.name);
+        if path.exists() {
             return Err(Error::argument(format!(
-                "`{}` exists: another writer with the id `{}` wrote into this dataset; give each writer its own `writer_id`",
-                dir.join(&name).display(),
-                self.writer_id
+                "`{}` exists: another writer with the id `{writer_id}` wrote into this dataset; give each writer its own `writer_id`",
+                path.display(),
             )));
         }
-        let builder = (self.settings)(ParquetWriter::<T, Vec<u8>>::builder()).threads(1).omitting(self.omitted.clone());
-        let relative = Path::new(key).join(&name);
-        Ok((relative, builder.create(dir.join(name))?))
+        let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
+        builder.create(path)
     }
 }
 
-/// An open file of a partition.
-struct OpenFile<T: OwnedRecord> {
-    path: PathBuf,
-    writer: ParquetWriter<T, AtomicFile>,
-    /// When it was last written to (a shard's own clock).
-    used: u64,
+impl<T, C: crate::RecordWrite> Written for ParquetWriter<T, AtomicFile, C> {
+    fn rows(&self) -> u64 {
+        self.rows_written()
+    }
+    fn bytes(&self) -> u64 {
+        self.bytes_written()
+    }
 }
 
-/// The open files of some partitions, on one thread.
+/// The open files of some partitions, on one thread: the core's
+/// bookkeeping, driven with blocking I/O.
 struct Shard<T: OwnedRecord> {
     files: Arc<Files<T>>,
-    open: HashMap<String, OpenFile<T>>,
-    max_open: usize,
-    clock: u64,
-    summary: CommitSummary,
-    /// The error (of a file's creation, encoding or closing) after which
-    /// records already accepted may be lost: nothing more is written and
-    /// there is no commit.
-    broken: Option<Error>,
+    core: Core<ParquetWriter<T, AtomicFile>>,
+    names: Names,
 }
 
 impl<T: OwnedRecord> Shard<T> {
-    fn new(files: Arc<Files<T>>, max_open: usize) -> Self {
-        Shard { files, open: HashMap::new(), max_open, clock: 0, summary: CommitSummary::default(), broken: None }
+    fn new(files: Arc<Files<T>>, limits: Limits, names: Names) -> Self {
+        Shard { files, core: Core::new(limits, names.clone()), names }
     }
 
     /// Writes `record` into the file of `key`. A record that cannot be
     /// converted is left out and the shard goes on; any other error breaks it.
     fn write(&mut self, key: &str, record: &T) -> Result<()> {
-        if let Some(cause) = &self.broken {
-            return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
-        }
-        match self.write_unchecked(key, record) {
-            Err(e) if !matches!(e, Error::Value { .. } | Error::Null { .. }) => {
-                self.broken = Some(e.clone());
-                Err(e)
-            }
-            other => other,
-        }
+        let written = self.write_unchecked(key, record);
+        self.core.latch.guard_records(written)
     }
 
     fn write_unchecked(&mut self, key: &str, record: &T) -> Result<()> {
-        self.clock += 1;
-        // One lookup for a partition already open (the common case).
-        let full = match self.open.get_mut(key) {
-            Some(file) => write_into(file, record, self.clock, &self.files)?,
-            None => {
-                if self.open.len() >= self.max_open {
-                    self.close_least_recent()?;
+        let limits = self.core.limits();
+        let file = match self.core.route(key)? {
+            Action::Write(file) => file,
+            Action::Open { evict, file } => {
+                if let Some(closing) = evict {
+                    self.close(closing)?;
                 }
-                let (path, writer) = self.files.create(key)?;
-                let mut file = OpenFile { path, writer, used: 0 };
-                let written = write_into(&mut file, record, self.clock, &self.files);
-                self.open.insert(key.to_owned(), file);
-                written?
+                let writer = self.files.create(&file, self.names.writer_id())?;
+                self.core.opened(file, writer)
             }
         };
-        if full {
-            self.close(key)?;
+        file.write(record)?;
+        if limits.full(file) {
+            if let Some(closing) = self.core.take(key) {
+                self.close(closing)?;
+            }
         }
         Ok(())
     }
 
-    fn close_least_recent(&mut self) -> Result<()> {
-        let oldest = self.open.iter().min_by_key(|(_, f)| f.used).map(|(k, _)| k.clone());
-        match oldest {
-            Some(key) => self.close(&key),
-            None => Ok(()),
-        }
-    }
-
-    fn close(&mut self, key: &str) -> Result<()> {
-        let Some(file) = self.open.remove(key) else { return Ok(()) };
-        let rows = file.writer.rows_written();
-        file.writer.close().map_err(|e| e.in_file(&Some(Arc::from(self.files.root.join(&file.path)))))?;
-        self.summary.files.push(file.path);
-        self.summary.rows += rows;
+    fn close(&mut self, closing: Closing<ParquetWriter<T, AtomicFile>>) -> Result<()> {
+        let at = Some(Arc::from(self.files.root.join(&closing.relative)));
+        closing.file.close().map_err(|e| e.in_file(&at))?;
+        self.core.closed(closing.relative, closing.rows);
         Ok(())
     }
 
-    fn close_all(&mut self) -> Result<()> {
-        if let Some(cause) = &self.broken {
-            return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
+    /// Closes every open file; what the shard wrote.
+    fn close_all(&mut self) -> Result<DatasetSummary> {
+        for closing in self.core.close_all()? {
+            self.close(closing)?;
         }
-        let mut keys: Vec<String> = self.open.keys().cloned().collect();
-        keys.sort();
-        keys.iter().try_for_each(|k| self.close(k))
+        Ok(self.core.summary())
     }
 }
 
@@ -375,25 +335,24 @@ struct Workers<T: OwnedRecord> {
     /// Records not yet sent, per thread.
     pending: Vec<Routed<T>>,
     /// Each thread, until joined.
-    threads: Vec<Option<JoinHandle<Result<CommitSummary>>>>,
-    hasher: std::collections::hash_map::RandomState,
-    /// The directories seen, shared with the threads: routing a record
-    /// allocates nothing.
+    threads: Vec<Option<JoinHandle<Result<DatasetSummary>>>>,
+    /// The directories seen, with their thread, shared with the threads:
+    /// routing a record allocates nothing.
     keys: HashMap<Arc<str>, usize>,
-    /// Set when the writer is dropped without a commit: the threads drop
+    /// Set when the writer is dropped without `close`: the threads drop
     /// their open files (removing them) instead of closing them.
     abandoned: Arc<AtomicBool>,
-    /// The error that stopped a thread: every later call fails with it.
-    broken: Option<Error>,
+    /// Broken by the error that stopped a thread: every later call fails.
+    latch: Latch,
 }
 
 impl<T: OwnedRecord> Workers<T> {
-    fn start(n: usize, files: &Arc<Files<T>>, max_open: usize) -> Result<Self> {
+    fn start(n: usize, files: &Arc<Files<T>>, limits: Limits, names: &Names) -> Result<Self> {
         let abandoned = Arc::new(AtomicBool::new(false));
         let (mut senders, mut threads) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for i in 0..n {
             let (send, receive): (SyncSender<Routed<T>>, Receiver<Routed<T>>) = sync_channel(2);
-            let mut shard = Shard::new(files.clone(), max_open);
+            let mut shard = Shard::new(files.clone(), limits, names.clone());
             let abandoned = abandoned.clone();
             let thread = std::thread::Builder::new()
                 .name(format!("magnolify-parquet dataset {i}"))
@@ -403,35 +362,25 @@ impl<T: OwnedRecord> Workers<T> {
                             shard.write(&key, &record)?;
                         }
                     }
-                    if !abandoned.load(Ordering::SeqCst) {
-                        shard.close_all()?;
+                    match abandoned.load(Ordering::SeqCst) {
+                        true => Ok(DatasetSummary::default()),
+                        false => shard.close_all(),
                     }
-                    Ok(std::mem::take(&mut shard.summary))
                 })
                 .map_err(|e| Error::argument(format!("could not start a writing thread ({e}); write with 1 thread")))?;
             senders.push(send);
             threads.push(Some(thread));
         }
         let pending = (0..n).map(|_| Vec::with_capacity(ROUTED_BATCH)).collect();
-        Ok(Workers {
-            senders,
-            pending,
-            threads,
-            hasher: Default::default(),
-            keys: HashMap::new(),
-            abandoned,
-            broken: None,
-        })
+        Ok(Workers { senders, pending, threads, keys: HashMap::new(), abandoned, latch: Latch::default() })
     }
 
     fn route(&mut self, key: &str, record: T) -> Result<()> {
-        if let Some(cause) = &self.broken {
-            return Err(Error::WriterState { source: Some(Box::new(cause.clone())) });
-        }
+        self.latch.check()?;
         let (key, i) = match self.keys.get_key_value(key) {
             Some((key, &i)) => (key.clone(), i),
             None => {
-                let i = (self.hasher.hash_one(key) % self.senders.len() as u64) as usize;
+                let i = thread_of(key, self.senders.len());
                 let key: Arc<str> = Arc::from(key);
                 self.keys.insert(key.clone(), i);
                 (key, i)
@@ -444,8 +393,7 @@ impl<T: OwnedRecord> Workers<T> {
                 // The thread stopped at an error: it is returned here, and
                 // the others abandon their files.
                 let error = self.join_stopped(i);
-                self.broken = Some(error.clone());
-                return Err(error);
+                return self.latch.guard(Err(error));
             }
         }
         Ok(())
@@ -459,15 +407,14 @@ impl<T: OwnedRecord> Workers<T> {
         ended.and_then(Result::err).unwrap_or_else(|| Error::bug(Location::default(), "a writing thread ended early"))
     }
 
-    fn finish(mut self) -> Result<CommitSummary> {
-        if let Some(cause) = self.broken.take() {
-            return Err(Error::WriterState { source: Some(Box::new(cause)) });
-        }
+    /// Sends what is pending, and waits for the threads to close their files.
+    fn close(mut self) -> Result<DatasetSummary> {
+        self.latch.check()?;
         for (send, batch) in self.senders.drain(..).zip(self.pending.drain(..)) {
             // A failed send: the thread stopped at an error, joined below.
             let _ = send.send(batch);
         }
-        let mut summary = CommitSummary::default();
+        let mut summary = DatasetSummary::default();
         let mut first_error = None;
         for thread in self.threads.drain(..).flatten() {
             match joined(thread) {
@@ -488,7 +435,7 @@ impl<T: OwnedRecord> Workers<T> {
 }
 
 impl<T: OwnedRecord> Drop for Workers<T> {
-    /// Without a commit, the threads drop their open files (their
+    /// Without `close`, the threads drop their open files (their
     /// temporary files are removed) and end; they are waited for.
     fn drop(&mut self) {
         self.abandoned.store(true, Ordering::SeqCst);
@@ -499,28 +446,25 @@ impl<T: OwnedRecord> Drop for Workers<T> {
     }
 }
 
-fn joined(thread: JoinHandle<Result<CommitSummary>>) -> Result<CommitSummary> {
+fn joined(thread: JoinHandle<Result<DatasetSummary>>) -> Result<DatasetSummary> {
     thread.join().unwrap_or_else(|_| Err(Error::bug(Location::default(), "a writing thread panicked")))
 }
 
-/// Writes `record` into `file` (used at `clock`); whether the file is full.
-fn write_into<T: OwnedRecord>(file: &mut OpenFile<T>, record: &T, clock: u64, files: &Files<T>) -> Result<bool> {
-    file.used = clock;
-    file.writer.write(record)?;
-    Ok(file.writer.rows_written() >= files.max_rows
-        || (files.max_bytes != u64::MAX && file.writer.bytes_written() >= files.max_bytes))
+/// The thread of directory `key` among `threads`: a fixed hash (64-bit
+/// FNV-1a) of the directory, so that the same partitions share a thread,
+/// and make the same files, from run to run (a seeded hash would not).
+fn thread_of(key: &str, threads: usize) -> usize {
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    (hash % threads as u64) as usize
 }
 
-/// An I/O error at `path`.
-pub(super) fn in_dir(path: &Path, e: std::io::Error) -> Error {
-    Error::from(e).in_file(&Some(Arc::from(path)))
-}
-
-/// 16 hex digits that differ between writers and processes: the process,
-/// the time and a per-process random seed, hashed.
-pub(super) fn random_id() -> String {
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    std::process::id().hash(&mut hasher);
-    std::time::SystemTime::now().hash(&mut hasher);
-    format!("{:016x}", hasher.finish())
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_directory_goes_to_the_thread_of_its_fixed_hash() {
+        // FNV-1a of "day=1" is 0xacd7df57e42f32a3, whatever the process.
+        assert_eq!(super::thread_of("day=1", usize::MAX), (0xacd7_df57_e42f_32a3_u64 % usize::MAX as u64) as usize);
+        let spread: Vec<usize> = (1..=6).map(|d| super::thread_of(&format!("day={d}"), 3)).collect();
+        assert_eq!(spread, [0, 1, 2, 0, 1, 2]);
+    }
 }

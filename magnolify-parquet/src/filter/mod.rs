@@ -11,7 +11,7 @@
 //! [`NotAddressable`]), nor are fields read `with` a module.
 //!
 //! ```
-//! use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+//! use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};
 //!
 //! #[derive(ParquetType, Debug, PartialEq)]
 //! struct Trip { id: u32, city: String, fare: Option<f64> }
@@ -19,7 +19,7 @@
 //! let trips: Vec<Trip> = (0..1000)
 //!     .map(|id| Trip { id, city: ["Oslo", "Lima"][id as usize % 2].into(), fare: (id % 3 > 0).then(|| f64::from(id)) })
 //!     .collect();
-//! let mut w = ParquetWriter::<Trip, _>::builder().max_row_group_rows(100).build(Vec::new())?;
+//! let mut w = WriterBuilder::<Trip>::new().max_row_group_rows(100).build(Vec::new())?;
 //! w.write_all(&trips)?;
 //! let file = bytes::Bytes::from(w.into_inner()?);
 //!

@@ -150,7 +150,7 @@ impl<T> ReadOptions<T> {
     /// #[derive(ParquetType, Debug, PartialEq)]
     /// struct Blob { data: Vec<u8> }
     ///
-    /// let mut w = ParquetWriter::<Blob, _>::builder().dictionary(false).build(Vec::new())?;
+    /// let mut w = WriterBuilder::<Blob>::new().dictionary(false).build(Vec::new())?;
     /// w.write(&Blob { data: vec![7; 4096] })?;
     /// let file = bytes::Bytes::from(w.into_inner()?);
     ///
@@ -227,7 +227,7 @@ impl<T> ReadOptions<T> {
     /// #[derive(ParquetType, Debug, PartialEq)]
     /// struct Event { id: u32 }
     ///
-    /// let mut w = ParquetWriter::<Event, _>::builder().max_row_group_rows(2).build(Vec::new())?;
+    /// let mut w = WriterBuilder::<Event>::new().max_row_group_rows(2).build(Vec::new())?;
     /// w.write_all(&[Event { id: 1 }, Event { id: 2 }, Event { id: 3 }])?;
     /// let file = bytes::Bytes::from(w.into_inner()?);
     ///

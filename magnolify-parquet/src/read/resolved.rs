@@ -19,7 +19,7 @@ use crate::record::RecordRead;
 /// #[derive(ParquetType, Debug, PartialEq)]
 /// struct Point { x: i32, y: i32 }
 ///
-/// let mut w = ParquetWriter::<Point, _>::builder().max_row_group_rows(1).build(Vec::new())?;
+/// let mut w = WriterBuilder::<Point>::new().max_row_group_rows(1).build(Vec::new())?;
 /// w.write_all(&[Point { x: 1, y: 2 }, Point { x: 3, y: 4 }])?;
 /// let file = bytes::Bytes::from(w.into_inner()?);
 ///

@@ -15,6 +15,7 @@ use super::store_error;
 use crate::error::Result;
 use crate::file::{ParquetWriter, WriterBuilder};
 use crate::record::{Derived, RecordWrite};
+use crate::write::Latch;
 
 /// Bytes in each uploaded part but the last (S3 needs at least 5 MiB).
 pub const DEFAULT_PART_SIZE: usize = 8 << 20;
@@ -65,7 +66,7 @@ impl Write for PartSink {
 /// # futures_lite_block_on(async {
 /// use std::sync::Arc;
 /// use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
-/// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions};
+/// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, WriterBuilder};
 /// use object_store::{memory::InMemory, path::Path};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
@@ -73,7 +74,7 @@ impl Write for PartSink {
 ///
 /// let store = Arc::new(InMemory::new());
 /// let path = Path::from("events/part-0.parquet");
-/// let mut w = StoreWriter::create(store.clone(), &path, ParquetWriter::<Event, _>::builder()).await?;
+/// let mut w = StoreWriter::create(store.clone(), &path, WriterBuilder::<Event>::new()).await?;
 /// w.write(&Event { id: 1, name: "start".into() }).await?;
 /// w.close().await?;
 ///
@@ -96,25 +97,20 @@ struct Upload {
     upload: Box<dyn MultipartUpload>,
     path: ObjectPath,
     uploaded: usize,
-    /// The error of a part's upload: the object would lack that part, so
-    /// the writer takes nothing more and is only aborted.
-    failed: Option<crate::Error>,
+    /// Broken by a part's upload: the object would lack that part, so the
+    /// writer takes nothing more and is only aborted.
+    latch: Latch,
 }
 
 impl Upload {
     /// Uploads the full parts, one after the other.
     async fn full_parts(&mut self) -> Result<()> {
-        if let Some(cause) = &self.failed {
-            return Err(crate::Error::WriterState { source: Some(Box::new(cause.clone())) });
-        }
+        self.latch.check()?;
         loop {
             let next = self.parts.lock().unwrap_or_else(PoisonError::into_inner).full.pop_front();
             let Some(part) = next else { return Ok(()) };
-            if let Err(e) = self.upload.put_part(PutPayload::from(part)).await {
-                let error = store_error(&self.path, e);
-                self.failed = Some(error.clone());
-                return Err(error);
-            }
+            let put = self.upload.put_part(PutPayload::from(part)).await;
+            self.latch.guard(put.map_err(|e| store_error(&self.path, e)))?;
             self.uploaded += 1;
         }
     }
@@ -137,22 +133,25 @@ impl Upload {
 impl<T, C: RecordWrite> StoreWriter<T, C> {
     /// Starts a multipart upload to `path` and a writer with `builder`'s
     /// settings, uploading parts of [`DEFAULT_PART_SIZE`] bytes.
-    pub async fn create(store: Arc<dyn ObjectStore>, path: &ObjectPath, builder: WriterBuilder<C, T>) -> Result<Self> {
-        Self::with_part_size(store, path, builder, DEFAULT_PART_SIZE).await
+    pub async fn create(store: Arc<dyn ObjectStore>, path: &ObjectPath, builder: WriterBuilder<T, C>) -> Result<Self> {
+        Self::create_with_part_size(store, path, builder, DEFAULT_PART_SIZE).await
     }
 
     /// As [`create`](Self::create), with parts of `part_size` bytes (the
     /// store's minimum applies: 5 MiB on S3).
-    pub async fn with_part_size(
+    pub async fn create_with_part_size(
         store: Arc<dyn ObjectStore>,
         path: &ObjectPath,
-        builder: WriterBuilder<C, T>,
+        builder: WriterBuilder<T, C>,
         part_size: usize,
     ) -> Result<Self> {
         let parts = Arc::new(Mutex::new(Parts { size: part_size.max(1), ..Parts::default() }));
         let writer = builder.build(PartSink(parts.clone()))?;
         let upload = store.put_multipart(path).await.map_err(|e| store_error(path, e))?;
-        Ok(StoreWriter { writer, upload: Upload { parts, upload, path: path.clone(), uploaded: 0, failed: None } })
+        Ok(StoreWriter {
+            writer,
+            upload: Upload { parts, upload, path: path.clone(), uploaded: 0, latch: Latch::default() },
+        })
     }
 
     /// Writes one record (see [`ParquetWriter::write`]); uploads the parts

@@ -191,7 +191,7 @@ mod tests {
         for v in &values {
             writer.write(v).unwrap_or_else(|e| panic!("{v}: {e}"));
         }
-        let store = writer.finish().expect("store");
+        let store = writer.close().expect("store");
         let back: Vec<BigDecimal> = store.reader(one(opts)).expect("reader").collect::<Result<_, _>>().expect("read");
         assert_eq!(back, values);
         assert_eq!(texts(&back), expected);

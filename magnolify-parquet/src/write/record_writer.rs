@@ -7,6 +7,7 @@ use std::sync::Arc;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::SchemaDescriptor;
 
+use super::latch::Latch;
 use super::pool::EncodePool;
 use super::{ChunkSink, ColumnWriters};
 use crate::error::{Error, Result};
@@ -34,14 +35,6 @@ struct StoredLeaves {
     from: Vec<usize>,
 }
 
-/// Whether the writer can go on.
-enum State {
-    Open,
-    /// An I/O or encoding error left the output in an unknown state.
-    Broken(Error),
-    Finished,
-}
-
 /// Writes records through converter `C` into the column chunks of `K`.
 ///
 /// A record that cannot be converted (a value its column cannot hold) is
@@ -61,7 +54,9 @@ pub struct RecordWriter<C: RecordWrite, K: ChunkSink> {
     max_rows: usize,
     max_bytes: usize,
     rows: u64,
-    state: State,
+    /// Broken by an I/O or encoding error (the output is then in an
+    /// unknown state), or closed.
+    latch: Latch,
     /// Encoding threads, with more than one thread.
     pool: Option<EncodePool>,
     sink: K,
@@ -89,7 +84,7 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
             group: None,
             batch,
             rows: 0,
-            state: State::Open,
+            latch: Latch::default(),
             pool: None,
             sink,
         })
@@ -99,7 +94,7 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
     /// each batch are split between `threads - 1` encoding threads of the
     /// writer's own and the caller's thread (which also shreds the records);
     /// with 1, everything runs on the caller's thread and no thread starts.
-    pub fn with_threads(mut self, threads: usize) -> Result<Self> {
+    pub fn threads(mut self, threads: usize) -> Result<Self> {
         self.pool = if threads >= 2 { Some(EncodePool::new(threads - 1)?) } else { None };
         Ok(self)
     }
@@ -120,18 +115,10 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
         Ok(self)
     }
 
-    fn usable(&self) -> Result<()> {
-        match &self.state {
-            State::Open => Ok(()),
-            State::Broken(cause) => Err(Error::WriterState { source: Some(Box::new(cause.clone())) }),
-            State::Finished => Err(Error::WriterState { source: None }),
-        }
-    }
-
     /// Writes one record. A record that cannot be converted returns its
     /// error (with its record number) and is left out entirely.
     pub fn write(&mut self, record: &C::Record<'_>) -> Result<()> {
-        self.usable()?;
+        self.latch.check()?;
         let converter = &self.converter;
         self.shredded.record(|sink| converter.write(record, sink)).map_err(|e| e.at_record(self.rows))?;
         self.rows += 1;
@@ -145,19 +132,19 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
     /// Ends the current row group: what is buffered is encoded and handed
     /// to the sink. The next record starts a new row group.
     pub fn flush(&mut self) -> Result<()> {
-        self.usable()?;
+        self.latch.check()?;
         self.guard(|w| {
             w.flush_batch()?;
             w.close_group()
         })
     }
 
-    /// Writes what is buffered; the writer is finished and its sink holds
-    /// every row group. Later calls return [`Error::WriterState`].
-    pub fn finish(&mut self) -> Result<()> {
+    /// Writes what is buffered and returns the sink, which then holds
+    /// every row group (a file's sink still writes its footer).
+    pub fn close(mut self) -> Result<K> {
         self.flush()?;
-        self.state = State::Finished;
-        Ok(())
+        self.latch.close();
+        Ok(self.sink)
     }
 
     /// Records written so far.
@@ -180,30 +167,11 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
         &self.sink
     }
 
-    /// The sink, to finish what it writes (a file's footer).
-    pub fn sink_mut(&mut self) -> &mut K {
-        &mut self.sink
-    }
-
-    /// The sink, given back.
-    pub fn into_sink(self) -> K {
-        self.sink
-    }
-
-    /// Marks the writer broken by `error` (a step of its owner that failed
-    /// after the writer's own, such as writing a file's footer).
-    pub fn break_with(&mut self, error: &Error) {
-        self.state = State::Broken(error.clone());
-    }
-
     /// Runs a step that touches the encoders or the sink; a failure there
     /// leaves the output in an unknown state, so the writer is marked broken.
     fn guard(&mut self, step: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let result = step(self);
-        if let Err(e) = &result {
-            self.state = State::Broken(e.clone());
-        }
-        result
+        self.latch.guard(result)
     }
 
     /// Hands the buffered records to the column writers, closing the row

@@ -5,7 +5,7 @@
 //! the limit fails with EFBIG as on a full disk) and checks what it leaves.
 #![forbid(unsafe_code)]
 
-use magnolify_parquet::{ParquetType, ParquetWriter};
+use magnolify_parquet::{ParquetType, WriterBuilder};
 
 #[derive(ParquetType)]
 struct Line {
@@ -14,7 +14,7 @@ struct Line {
 }
 
 fn write(path: &str, n: u64) -> magnolify_parquet::Result<()> {
-    let mut w = ParquetWriter::<Line, Vec<u8>>::builder().max_row_group_rows(500).create(path)?;
+    let mut w = WriterBuilder::<Line>::new().max_row_group_rows(500).create(path)?;
     for id in 0..n {
         // Varied text, so that the file is as large as its records.
         w.write(&Line { id, text: format!("line {id} {}", id.wrapping_mul(0x9E37_79B9_7F4A_7C15)) })?;

@@ -7,7 +7,7 @@
 use magnolify_parquet::dataset::DatasetWriter;
 use magnolify_parquet::ParquetType;
 
-#[derive(ParquetType)]
+#[derive(ParquetType, Clone)]
 struct Reading {
     sensor: String,
     seq: u64,
@@ -24,7 +24,7 @@ fn main() {
     let mut w =
         DatasetWriter::builder(dir).partition_by(&f.sensor).max_rows_per_file(700).threads(threads).build().unwrap();
     for seq in 0..10_000u64 {
-        w.write(Reading { sensor: format!("s{}", seq % 4), seq, value: seq as f64 }).unwrap();
+        w.write(&Reading { sensor: format!("s{}", seq % 4), seq, value: seq as f64 }).unwrap();
     }
     // Some files are complete (rolled), four are open: the process dies.
     std::process::abort();

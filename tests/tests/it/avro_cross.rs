@@ -161,7 +161,7 @@ fn baseline_writes_derive_reads() {
         for v in &values {
             w.write(v).unwrap();
         }
-        let store = w.finish().unwrap();
+        let store = w.close().unwrap();
         let back: Vec<Nested> = store.read::<Nested>().unwrap().collect::<Result<_, _>>().unwrap();
         assert_eq!(back, seeds, "{layout:?} into the three-level type");
         let back: Vec<NestedTwoLevel> = store.read::<NestedTwoLevel>().unwrap().collect::<Result<_, _>>().unwrap();

@@ -69,7 +69,7 @@ fn round_trip(schema: &Schema, values: &[Value], layout: ListLayout) -> usize {
             }
         }
     }
-    let store = mem.finish().unwrap();
+    let store = mem.close().unwrap();
     let back = store.reader(conv.clone()).unwrap().collect::<Result<Vec<_>, _>>().unwrap();
     assert_eq!(back, kept, "{layout:?} through the page store");
 

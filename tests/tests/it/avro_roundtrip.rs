@@ -166,14 +166,17 @@ fn mem_round_trip(conv: &AvroConverter, values: &[Value]) -> Vec<Value> {
     for v in values {
         w.write(v).unwrap();
     }
-    let store = w.finish().unwrap();
+    let store = w.close().unwrap();
     assert_eq!(store.num_rows(), values.len());
     store.reader(conv.clone()).unwrap().collect::<Result<Vec<_>, _>>().unwrap()
 }
 
 fn file_bytes<C: for<'a> RecordWrite<Record<'a> = Value>>(conv: C, values: &[Value]) -> bytes::Bytes {
-    let mut w =
-        magnolify_parquet::WriterBuilder::new(conv).max_row_group_rows(3).batch_size(2).build(Vec::new()).unwrap();
+    let mut w = magnolify_parquet::WriterBuilder::with_converter(conv)
+        .max_row_group_rows(3)
+        .batch_size(2)
+        .build(Vec::new())
+        .unwrap();
     for v in values {
         w.write(v).unwrap();
     }
@@ -291,7 +294,7 @@ fn write_error(layout: ListLayout, bad: Value) -> String {
     w.write(&good).unwrap();
     let err = w.write(&bad).expect_err("the value does not fit").to_string();
     w.write(&good).unwrap();
-    let store = w.finish().unwrap();
+    let store = w.close().unwrap();
     let back = store.reader(conv).unwrap().collect::<Result<Vec<_>, _>>().unwrap();
     assert_eq!(back, [good.clone(), good]);
     err

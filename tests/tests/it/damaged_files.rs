@@ -35,7 +35,7 @@ use magnolify_parquet::parquet::file::reader::ChunkReader;
 use magnolify_parquet::parquet::file::writer::SerializedFileWriter;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
-use magnolify_parquet::{Error, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, Result};
+use magnolify_parquet::{Error, ParquetType, ReadOptions, ReaderBuilder, Result, WriterBuilder};
 use test_kit::io::{file_with, until_error};
 
 use crate::fixtures_read::DictHeader;
@@ -284,7 +284,7 @@ fn configs() -> [Config; 5] {
 /// A file of `records` written with `config`, small row groups and pages so
 /// that damage lands in every kind of structure.
 fn written(config: &Config, records: &[Event]) -> Bytes {
-    let builder = ParquetWriter::<Event, _>::builder()
+    let builder = WriterBuilder::<Event>::new()
         .compression(config.codec)
         .dictionary(config.dictionary)
         .writer_version(config.version)

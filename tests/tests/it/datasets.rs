@@ -71,12 +71,12 @@ fn write(
     settings: impl FnOnce(
         magnolify_parquet::dataset::DatasetWriterBuilder<Trip>,
     ) -> magnolify_parquet::dataset::DatasetWriterBuilder<Trip>,
-) -> magnolify_parquet::dataset::CommitSummary {
+) -> magnolify_parquet::dataset::DatasetSummary {
     let f = Trip::fields();
     let builder = DatasetWriter::builder(dir).partition_by(&f.day).partition_by(&f.city).writer_id("w1");
     let mut w = settings(builder).build().unwrap();
-    w.write_all(rows.iter().cloned()).unwrap();
-    w.commit().unwrap()
+    w.write_all(rows).unwrap();
+    w.close().unwrap()
 }
 
 #[test]
@@ -236,8 +236,8 @@ fn threads_and_several_writers_write_one_dataset() {
             .max_rows_per_file(300)
             .build()
             .unwrap();
-        w.write_all(part.iter().cloned()).unwrap();
-        let summary = w.commit().unwrap();
+        w.write_all(part).unwrap();
+        let summary = w.close().unwrap();
         assert_eq!(summary.rows, part.len() as u64);
         assert!(summary.files.iter().all(|f| f
             .file_name()
@@ -290,8 +290,8 @@ fn partition_values_that_look_like_markers_are_data() {
         row.city = Some(city.into());
     }
     let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
-    w.write_all(rows.iter().cloned()).unwrap();
-    w.commit().unwrap();
+    w.write_all(&rows).unwrap();
+    w.close().unwrap();
     assert_eq!(by_id(read_all(&dir)), rows);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -323,7 +323,7 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
     let mut trip = trips(1).remove(0);
     trip.city = Some(String::new());
-    let message = w.write(trip).unwrap_err().to_string();
+    let message = w.write(&trip).unwrap_err().to_string();
     assert!(message.contains("an empty string cannot be a partition value"), "{message}");
     assert!(message.contains("city"), "{message}");
     drop(w);
@@ -346,7 +346,7 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     let mut w = DatasetWriter::builder(&dir).partition_by(&f.city).build().unwrap();
     let mut trip = trips(1).remove(0);
     trip.city = Some(NULL_PARTITION.into());
-    let message = w.write(trip).unwrap_err().to_string();
+    let message = w.write(&trip).unwrap_err().to_string();
     assert!(message.contains("it names the null partition; use `None`"), "{message}");
     drop(w);
 
@@ -354,15 +354,15 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     let shared = scratch("same-id");
     for attempt in 0..2 {
         let mut w = DatasetWriter::builder(&shared).partition_by(&f.day).writer_id("same").build().unwrap();
-        let written = w.write(trips(1).remove(0));
+        let written = w.write(&trips(1)[0]);
         if attempt == 0 {
             written.unwrap();
-            w.commit().unwrap();
+            w.close().unwrap();
         } else {
             let message = written.unwrap_err().to_string();
             assert!(message.contains("give each writer its own `writer_id`"), "{message}");
             // The writer is stopped: no commit, no second `_SUCCESS`.
-            assert!(w.commit().is_err());
+            assert!(w.close().is_err());
         }
     }
     std::fs::remove_dir_all(&shared).unwrap();
@@ -438,7 +438,7 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
 }
 
 #[test]
-fn a_writer_dropped_without_commit_leaves_no_partial_file_and_no_marker() {
+fn a_writer_dropped_without_close_leaves_no_partial_file_and_no_marker() {
     for threads in [1, 2] {
         let dir = scratch(&format!("dropped-{threads}"));
         let f = Trip::fields();
@@ -447,7 +447,7 @@ fn a_writer_dropped_without_commit_leaves_no_partial_file_and_no_marker() {
         // day's threads have had at least 2,048 of its records by then.
         let mut w =
             DatasetWriter::builder(&dir).partition_by(&f.day).threads(threads).max_rows_per_file(1500).build().unwrap();
-        w.write_all(trips(7000)).unwrap();
+        w.write_all(&trips(7000)).unwrap();
         drop(w);
         let files = listing(&dir);
         assert!(!files.iter().any(|f| f.contains("_SUCCESS") || f.contains(".tmp")), "{files:?}");
@@ -505,7 +505,7 @@ fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker(
 
 /// The same dataset written into an object store (each file a multipart
 /// upload, files rolled and evicted as on a disk), read back by the store's
-/// dataset reader; a writer dropped before `commit` leaves no `_SUCCESS`
+/// dataset reader; a writer dropped before `close` leaves no `_SUCCESS`
 /// and no object of the files it had open.
 #[test]
 fn a_dataset_in_an_object_store_is_written_and_read_back() {
@@ -527,7 +527,7 @@ fn a_dataset_in_an_object_store_is_written_and_read_back() {
             .build_in_store(store.clone())
             .unwrap();
         w.write_all(&rows).await.unwrap();
-        let summary = w.commit().await.unwrap();
+        let summary = w.close().await.unwrap();
         assert_eq!(summary.rows, 2_000);
         assert!(summary.files.len() > 24, "{}", summary.files.len());
         assert!(
@@ -553,4 +553,62 @@ fn a_dataset_in_an_object_store_is_written_and_read_back() {
         let listed: Vec<_> = futures::TryStreamExt::try_collect::<Vec<_>>(dropped.list(None)).await.unwrap();
         assert!(listed.is_empty(), "{listed:?}");
     });
+}
+
+/// Each file of a written dataset as (its directory, its rows), sorted:
+/// what the same input must give again, file names aside.
+fn layout(dir: &Path, summary: &magnolify_parquet::dataset::DatasetSummary) -> Vec<(String, i64)> {
+    use magnolify_parquet::parquet::file::reader::{FileReader, SerializedFileReader};
+    let mut files: Vec<(String, i64)> = summary
+        .files
+        .iter()
+        .map(|f| {
+            let reader = SerializedFileReader::new(std::fs::File::open(dir.join(f)).unwrap()).unwrap();
+            (f.parent().unwrap().to_string_lossy().into_owned(), reader.metadata().file_metadata().num_rows())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Threads own the partitions by a fixed hash of their directory: the same
+/// records and settings make the same files in every run. (With a seeded
+/// hash, as before, which partitions share a thread, and so which files are
+/// evicted past the bound of 4 open files a thread, changed from writer to
+/// writer.)
+#[test]
+fn the_same_records_make_the_same_files_with_threads() {
+    let rows = trips(1200);
+    let settings = |b: magnolify_parquet::dataset::DatasetWriterBuilder<Trip>| {
+        b.threads(3).max_open_files(12).max_rows_per_file(40)
+    };
+    let mut layouts = Vec::new();
+    for run in 0..3 {
+        let dir = scratch(&format!("deterministic-{run}"));
+        let summary = write(&dir, &rows, settings);
+        assert_eq!(summary.rows, 1200);
+        layouts.push(layout(&dir, &summary));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    assert!(layouts.iter().all(|l| *l == layouts[0]), "{:?}", layouts.iter().map(Vec::len).collect::<Vec<_>>());
+    let rows_in_files: i64 = layouts[0].iter().map(|(_, rows)| rows).sum();
+    assert_eq!((layouts[0].len(), rows_in_files), (EXPECTED_FILES, 1200));
+}
+
+/// The files of [`the_same_records_make_the_same_files_with_threads`].
+const EXPECTED_FILES: usize = 618;
+
+/// A setting the store's writer cannot honour is refused when it is built,
+/// and the error says what to change.
+#[test]
+fn a_dataset_writer_into_a_store_refuses_threads() {
+    let store = std::sync::Arc::new(object_store::memory::InMemory::new());
+    let refused = DatasetWriter::<Trip>::builder("d").threads(4).build_in_store(store.clone());
+    let Err(Error::Argument { message }) = refused else { panic!("threads are refused") };
+    assert_eq!(
+        message,
+        "a dataset written into an object store is written on the caller's task, not by 4 threads: leave `threads` \
+         at 1 for `build_in_store` (to upload in parallel, run several writers, each with its own `writer_id`)"
+    );
+    assert!(DatasetWriter::<Trip>::builder("d").threads(1).build_in_store(store).is_ok());
 }

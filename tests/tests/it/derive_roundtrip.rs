@@ -504,7 +504,7 @@ fn with_write_error_names_the_field_and_drops_the_record() {
         assert!(message.contains("conversion failed: 101% is more than 100%"), "{message}");
         assert!(message.contains("column `level`, field `level`, record 0"), "{message}");
         writer.write(&Gauge { name: "good".into(), level: 5, source: None }).expect("next record");
-        writer.finish().expect("finish")
+        writer.close().expect("close")
     };
     let back: Vec<Gauge> = store.read().expect("read").collect::<Result<_, _>>().expect("rows");
     assert_eq!(back, [Gauge { name: "good".into(), level: 5, source: None }]);

@@ -240,7 +240,7 @@ fn a_failed_record_is_rolled_back() {
 fn file_round_trip_every_codec_and_layout() {
     use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
     use magnolify_parquet::parquet::file::properties::WriterVersion;
-    use magnolify_parquet::{ParquetReader, ParquetWriter};
+    use magnolify_parquet::{ParquetReader, WriterBuilder};
 
     let docs: Vec<Document> = (0..2500)
         .map(|i| {
@@ -265,7 +265,7 @@ fn file_round_trip_every_codec_and_layout() {
     for codec in codecs {
         for dictionary in [true, false] {
             for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
-                let mut w = ParquetWriter::<Document, _>::builder()
+                let mut w = WriterBuilder::<Document>::new()
                     .compression(codec)
                     .dictionary(dictionary)
                     .writer_version(version)

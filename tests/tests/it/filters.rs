@@ -10,7 +10,7 @@ use bytes::Bytes;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use magnolify_parquet::filter::Predicate;
 use magnolify_parquet::parquet::file::properties::EnabledStatistics;
-use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use test_kit::rng::XorShift;
@@ -245,7 +245,7 @@ impl Draw {
 /// `page_rows` records or `page_bytes` bytes: the byte limit cuts each
 /// column's pages at rows of its own.
 fn file(rows: &[Row], group: usize, page_rows: usize, page_bytes: usize, statistics: EnabledStatistics) -> Bytes {
-    let mut w = ParquetWriter::<Row, _>::builder()
+    let mut w = WriterBuilder::<Row>::new()
         // Plain pages, whose sizes grow with each value.
         .dictionary(page_bytes > 64)
         .max_row_group_rows(group)
@@ -358,7 +358,7 @@ struct Dotted {
 #[test]
 fn columns_are_found_by_their_names_not_their_dotted_paths() {
     let rows: Vec<Dotted> = (0..30).map(|n| Dotted { flat: n, a: DottedInner { b: 1000 + n } }).collect();
-    let mut w = ParquetWriter::<Dotted, _>::builder().max_row_group_rows(10).build(Vec::new()).unwrap();
+    let mut w = WriterBuilder::<Dotted>::new().max_row_group_rows(10).build(Vec::new()).unwrap();
     w.write_all(&rows).unwrap();
     let file = Bytes::from(w.into_inner().unwrap());
     let f = Dotted::fields();
@@ -381,8 +381,7 @@ struct Named {
 /// A file of three row groups that says it was written by `created_by`.
 fn named_file(created_by: &str) -> Bytes {
     let rows: Vec<Named> = (0..30).map(|n| Named { n, s: format!("s{:02}", n) }).collect();
-    let mut w =
-        ParquetWriter::<Named, _>::builder().max_row_group_rows(10).created_by(created_by).build(Vec::new()).unwrap();
+    let mut w = WriterBuilder::<Named>::new().max_row_group_rows(10).created_by(created_by).build(Vec::new()).unwrap();
     w.write_all(&rows).unwrap();
     Bytes::from(w.into_inner().unwrap())
 }
@@ -425,11 +424,8 @@ fn byte_array_statistics_of_parquet_mr_before_1_8_are_not_trusted() {
         // Bounds equal for a whole row group are no exception: parquet-mr's
         // bug left the last value in both.
         let same: Vec<Named> = (0..20).map(|n| Named { n, s: if n < 10 { "a".into() } else { "b".into() } }).collect();
-        let mut w = ParquetWriter::<Named, _>::builder()
-            .max_row_group_rows(10)
-            .created_by(created_by)
-            .build(Vec::new())
-            .unwrap();
+        let mut w =
+            WriterBuilder::<Named>::new().max_row_group_rows(10).created_by(created_by).build(Vec::new()).unwrap();
         w.write_all(&same).unwrap();
         let file = Bytes::from(w.into_inner().unwrap());
         assert_eq!(skipped_and_passed(file, f.s.eq("c".into())), (if trusted { 2 } else { 0 }, 0), "{created_by}");
@@ -485,7 +481,7 @@ fn customers(n: u64) -> Vec<Customer> {
 #[test]
 fn bloom_filter_attributes_write_filters_that_prune_equalities() {
     let rows = customers(400);
-    let mut w = ParquetWriter::<Customer, _>::builder().max_row_group_rows(100).build(Vec::new()).unwrap();
+    let mut w = WriterBuilder::<Customer>::new().max_row_group_rows(100).build(Vec::new()).unwrap();
     w.write_all(&rows).unwrap();
     let file = Bytes::from(w.into_inner().unwrap());
     let builder = ReaderBuilder::new(file.clone()).unwrap();
@@ -529,9 +525,7 @@ fn a_bloom_filter_on_a_group_is_refused() {
         #[parquet(bloom_filter)]
         home: Address,
     }
-    let Err(error) = ParquetWriter::<Bad, _>::builder().build(Vec::new()) else {
-        panic!("a group has no bloom filter")
-    };
+    let Err(error) = WriterBuilder::<Bad>::new().build(Vec::new()) else { panic!("a group has no bloom filter") };
     assert_eq!(
         error.to_string(),
         "unsupported type at field `home`: `bloom_filter` on `home`, which is a group of 2 columns: put \
@@ -555,7 +549,7 @@ struct Timed {
 fn values_finer_than_the_column_bound_ranges_by_their_floor() {
     let rows: Vec<Timed> =
         (0..30).map(|k| Timed { at: DateTime::from_timestamp_millis(k).unwrap(), price: Decimal::new(k, 2) }).collect();
-    let mut w = ParquetWriter::<Timed, _>::builder().max_row_group_rows(10).build(Vec::new()).unwrap();
+    let mut w = WriterBuilder::<Timed>::new().max_row_group_rows(10).build(Vec::new()).unwrap();
     w.write_all(&rows).unwrap();
     let file = Bytes::from(w.into_inner().unwrap());
     let f = Timed::fields();

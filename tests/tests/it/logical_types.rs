@@ -83,7 +83,7 @@ fn round_trip<T: ParquetRead + ParquetWrite + PartialEq + Send + 'static + std::
     for v in values {
         writer.write(v).unwrap_or_else(|e| panic!("store write of {v:?}: {e}"));
     }
-    let store = writer.finish().expect("store");
+    let store = writer.close().expect("store");
     let back: Vec<T> =
         store.reader(one::<T>(name, opts)).expect("store reader").collect::<Result<_, _>>().expect("store read");
     assert_eq!(back, values, "through the page store");
@@ -478,7 +478,7 @@ fn a_refused_value_leaves_the_writer_usable() {
     writer.write(&dt(2000, 1, 1, 0, 0, 0, 0)).expect("good row");
     assert!(writer.write(&dt(2000, 1, 1, 0, 0, 0, 1)).is_err());
     writer.write(&dt(2001, 1, 1, 0, 0, 0, 0)).expect("good row after a refused one");
-    let store = writer.finish().expect("store");
+    let store = writer.close().expect("store");
     let back: Vec<_> =
         store.reader(one::<NaiveDateTime>("ts", MILLIS)).expect("reader").collect::<Result<_, _>>().expect("read");
     assert_eq!(back, [dt(2000, 1, 1, 0, 0, 0, 0), dt(2001, 1, 1, 0, 0, 0, 0)]);
@@ -798,7 +798,7 @@ fn f16_bits_round_trip_little_endian() {
     assert_eq!(raw.iter().map(|b| u16::from_le_bytes([b[0], b[1]])).collect::<Vec<_>>(), bits);
     let store = MemPageStore::writer(one::<Vec<f16>>("h", DEFAULT)).and_then(|mut w| {
         w.write(&values)?;
-        w.finish()
+        w.close()
     });
     let back: Vec<Vec<f16>> = store
         .expect("store")

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use futures::stream::BoxStream;
 use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
-use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions};
+use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{
@@ -153,8 +153,8 @@ fn two_of_fifteen_columns_fetch_a_fraction_of_the_object_in_one_request_per_row_
     let store = Arc::new(Counting::<InMemory>::default());
     let path = Path::from("wide/part-0.parquet");
     runtime().block_on(async {
-        let builder = ParquetWriter::<Wide, _>::builder().dictionary(false).max_row_group_rows(84_000);
-        let mut w = StoreWriter::with_part_size(store.clone(), &path, builder, 8 << 20).await.unwrap();
+        let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(84_000);
+        let mut w = StoreWriter::create_with_part_size(store.clone(), &path, builder, 8 << 20).await.unwrap();
         w.write_all(&rows).await.unwrap();
         assert!(w.parts_uploaded() >= 10, "{}", w.parts_uploaded());
         w.close().await.unwrap();
@@ -195,7 +195,7 @@ fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
     let path = Path::from("events.parquet");
     let rows = events(200_000);
     runtime().block_on(async {
-        let builder = ParquetWriter::<Event, _>::builder().max_row_group_rows(10_000);
+        let builder = WriterBuilder::<Event>::new().max_row_group_rows(10_000);
         let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
         w.write_all(&rows).await.unwrap();
         w.close().await.unwrap();
@@ -229,8 +229,8 @@ fn an_upload_not_closed_leaves_nothing_at_the_path() {
         let rows = events(50_000);
         for (name, close) in [("dropped.parquet", false), ("aborted.parquet", true)] {
             let path = Path::from(name);
-            let builder = ParquetWriter::<Event, _>::builder().max_row_group_rows(5_000);
-            let mut w = StoreWriter::with_part_size(store.clone(), &path, builder, 64 << 10).await.unwrap();
+            let builder = WriterBuilder::<Event>::new().max_row_group_rows(5_000);
+            let mut w = StoreWriter::create_with_part_size(store.clone(), &path, builder, 64 << 10).await.unwrap();
             w.write_all(&rows).await.unwrap();
             assert!(w.parts_uploaded() > 0);
             if close {
@@ -242,7 +242,7 @@ fn an_upload_not_closed_leaves_nothing_at_the_path() {
         }
         // Closed, it is there and whole.
         let path = Path::from("closed.parquet");
-        let mut w = StoreWriter::with_part_size(store.clone(), &path, ParquetWriter::<Event, _>::builder(), 64 << 10)
+        let mut w = StoreWriter::create_with_part_size(store.clone(), &path, WriterBuilder::<Event>::new(), 64 << 10)
             .await
             .unwrap();
         w.write_all(&rows).await.unwrap();
@@ -328,8 +328,8 @@ fn s3_through_the_crates_client() {
     let rows = wide(200_000);
     runtime().block_on(async {
         let path = Path::from("wide/part-00000.parquet");
-        let builder = ParquetWriter::<Wide, _>::builder().dictionary(false).max_row_group_rows(40_000);
-        let mut w = StoreWriter::with_part_size(store.clone(), &path, builder, 5 << 20).await.unwrap();
+        let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(40_000);
+        let mut w = StoreWriter::create_with_part_size(store.clone(), &path, builder, 5 << 20).await.unwrap();
         w.write_all(&rows).await.unwrap();
         assert!(w.parts_uploaded() >= 3, "{}", w.parts_uploaded());
         w.close().await.unwrap();
@@ -348,8 +348,8 @@ fn s3_through_the_crates_client() {
         assert!(back.iter().zip(&rows).all(|(b, r)| b.c06 == r.c06 && b.c07 == r.c07));
 
         let aborted = Path::from("wide/aborted.parquet");
-        let builder = ParquetWriter::<Wide, _>::builder().dictionary(false).max_row_group_rows(40_000);
-        let mut w = StoreWriter::with_part_size(store.clone(), &aborted, builder, 5 << 20).await.unwrap();
+        let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(40_000);
+        let mut w = StoreWriter::create_with_part_size(store.clone(), &aborted, builder, 5 << 20).await.unwrap();
         w.write_all(&rows).await.unwrap();
         assert!(w.parts_uploaded() >= 1);
         w.abort().await.unwrap();

@@ -13,7 +13,7 @@ use bytes::Bytes;
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
 use magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader;
 use magnolify_parquet::parquet::file::properties::WriterVersion;
-use magnolify_parquet::{Derived, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};
+use magnolify_parquet::{ReadOptions, ReaderBuilder, WriterBuilder};
 use test_kit::io::{file_with, until_error};
 
 use crate::damaged_files::{events, Event};
@@ -21,7 +21,7 @@ use crate::fixtures_read::PeerTypes;
 use magnolify_parquet::ParquetType;
 use test_kit::to_json_struct;
 
-type Builder = WriterBuilder<Derived<Event>, Event>;
+type Builder = WriterBuilder<Event>;
 
 /// Settings on top of a codec.
 type Tune = fn(Builder) -> Builder;
@@ -29,7 +29,7 @@ type Tune = fn(Builder) -> Builder;
 /// A file of `records` in two row groups, written with `codec`, the
 /// default settings otherwise (checksums on) unless `tune` changes them.
 fn written(records: &[Event], codec: Compression, tune: impl FnOnce(Builder) -> Builder) -> Bytes {
-    let builder = ParquetWriter::<Event, _>::builder().compression(codec).max_row_group_rows(records.len().div_ceil(2));
+    let builder = WriterBuilder::<Event>::new().compression(codec).max_row_group_rows(records.len().div_ceil(2));
     file_with(tune(builder), records).expect("written")
 }
 

@@ -14,7 +14,7 @@ use bytes::Bytes;
 use magnolify_parquet::mem::{MemPageStore, MemWriter};
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::{WriterProperties, WriterVersion};
-use magnolify_parquet::{Derived, OwnedRecord, ParquetRecord, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{Derived, OwnedRecord, ParquetRecord, ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 use proptest::prelude::*;
 
 /// An `f64` compared by its bits.
@@ -281,7 +281,7 @@ fn round_trip<T: OwnedRecord + Clone + PartialEq + Debug + Send>(records: &[T]) 
     for codec in codecs() {
         for dictionary in [true, false] {
             for version in VERSIONS {
-                let mut w = ParquetWriter::<T, Vec<u8>>::builder()
+                let mut w = WriterBuilder::<T>::new()
                     .compression(codec)
                     .dictionary(dictionary)
                     .writer_version(version)
@@ -315,7 +315,7 @@ fn round_trip<T: OwnedRecord + Clone + PartialEq + Debug + Send>(records: &[T]) 
             for r in records {
                 w.write(r).map_err(|e| TestCaseError::fail(e.to_string()))?;
             }
-            let store: MemPageStore = w.finish().map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let store: MemPageStore = w.close().map_err(|e| TestCaseError::fail(e.to_string()))?;
             let back: Vec<T> =
                 store.read::<T>().and_then(|r| r.collect()).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(&back, &records.to_vec(), "page store, dictionary {}, {:?}", dictionary, version);

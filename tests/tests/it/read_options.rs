@@ -9,7 +9,7 @@ use bytes::Bytes;
 use magnolify_parquet::dataset::{DatasetReader, StoreDatasetReader};
 use magnolify_parquet::filter::FilterCounts;
 use magnolify_parquet::store::StoreReaderBuilder;
-use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
@@ -32,7 +32,7 @@ fn sales() -> Vec<Sale> {
 /// Ten row groups of 100 sales by amount, pages of 20 rows, so that the
 /// statistics rule out row groups and the page index rules out pages.
 fn file() -> Bytes {
-    let mut w = ParquetWriter::<Sale, _>::builder()
+    let mut w = WriterBuilder::<Sale>::new()
         .max_row_group_rows(100)
         .data_page_rows(20)
         // Page limits are checked after every record.

@@ -942,7 +942,7 @@ fn a_type_with_no_field_in_the_file_reads_one_record_per_row() {
     }
     let rows: Vec<Written> = (0..7).map(|id| Written { id, name: format!("n{id}") }).collect();
     let mut writer =
-        magnolify_parquet::ParquetWriter::<Written, _>::builder().max_row_group_rows(3).build(Vec::new()).unwrap();
+        magnolify_parquet::WriterBuilder::<Written>::new().max_row_group_rows(3).build(Vec::new()).unwrap();
     writer.write_all(&rows).unwrap();
     let file = bytes::Bytes::from(writer.into_inner().unwrap());
     let empty = || OnlyNew { comment: None, tags: vec![], score: 0 };

@@ -12,7 +12,7 @@ use avro_baseline::{AvroConverter, AvroOptions};
 use bytes::Bytes;
 use magnolify_parquet::file::AtomicFile;
 use magnolify_parquet::mem::MemPageStore;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};
 use test_kit::io::file_with;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
@@ -61,8 +61,7 @@ fn trips(n: u64) -> Vec<Trip> {
 
 /// A file of `records` in row groups of 37 records.
 fn file_of(records: &[Trip]) -> Bytes {
-    file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(37).data_page_rows(10), records)
-        .expect("written")
+    file_with(WriterBuilder::<Trip>::new().max_row_group_rows(37).data_page_rows(10), records).expect("written")
 }
 
 fn groups_of(file: &Bytes) -> usize {
@@ -166,7 +165,7 @@ fn the_avro_converter_reads_row_groups_in_parallel() {
 #[test]
 fn a_writer_moves_to_another_thread_and_back() {
     let records = trips(120);
-    let mut w = ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(50).build(Vec::new()).expect("writer");
+    let mut w = WriterBuilder::<Trip>::new().max_row_group_rows(50).build(Vec::new()).expect("writer");
     w.write_all(&records[..60]).expect("first half");
     let w = std::thread::spawn(move || {
         let mut w = w;
@@ -190,14 +189,14 @@ fn a_row_group_out_of_range_is_an_error() {
 }
 
 /// Writer settings to write the same records with, whatever the threads.
-fn settings() -> Vec<(&'static str, magnolify_parquet::WriterBuilder<magnolify_parquet::Derived<Trip>>)> {
+fn settings() -> Vec<(&'static str, magnolify_parquet::WriterBuilder<Trip>)> {
     use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
     use magnolify_parquet::parquet::file::properties::WriterVersion;
     vec![
-        ("defaults", ParquetWriter::<Trip, Vec<u8>>::builder()),
+        ("defaults", WriterBuilder::<Trip>::new()),
         (
             "zstd, small pages and row groups, dictionary overflow",
-            ParquetWriter::<Trip, Vec<u8>>::builder()
+            WriterBuilder::<Trip>::new()
                 .compression(Compression::ZSTD(ZstdLevel::default()))
                 .data_page_rows(13)
                 .max_row_group_rows(700)
@@ -205,7 +204,7 @@ fn settings() -> Vec<(&'static str, magnolify_parquet::WriterBuilder<magnolify_p
                 .properties(|p| p.set_dictionary_page_size_limit(300)),
         ),
         // Integer and byte array columns go to the parquet crate's writer.
-        ("v2", ParquetWriter::<Trip, Vec<u8>>::builder().writer_version(WriterVersion::PARQUET_2_0)),
+        ("v2", WriterBuilder::<Trip>::new().writer_version(WriterVersion::PARQUET_2_0)),
     ]
 }
 
@@ -233,8 +232,7 @@ fn answers(builder: ReaderBuilder<Bytes>, options: ReadOptions<Trip>) -> Vec<Res
 fn records_come_in_file_order_whatever_the_decoding_threads() {
     let records = trips(3_000);
     let file =
-        file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(900).data_page_rows(50), &records)
-            .expect("file");
+        file_with(WriterBuilder::<Trip>::new().max_row_group_rows(900).data_page_rows(50), &records).expect("file");
     for batch in [1, 7, 1024] {
         for threads in [1, 2, 4] {
             let options = ReadOptions::default().batch_size(batch).threads(threads);
@@ -254,7 +252,7 @@ fn records_come_in_file_order_whatever_the_decoding_threads() {
 #[test]
 fn a_damaged_chunk_stops_a_threaded_reader_where_it_stops_one_thread() {
     let records = trips(2_000);
-    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(600), &records).expect("file");
+    let file = file_with(WriterBuilder::<Trip>::new().max_row_group_rows(600), &records).expect("file");
     let meta = ReaderBuilder::new(file.clone()).unwrap().metadata().clone();
     // Damage the dictionary indices of the third row group's `id` column
     // (the page header stays readable).
@@ -278,7 +276,7 @@ fn a_damaged_chunk_stops_a_threaded_reader_where_it_stops_one_thread() {
 #[test]
 fn a_threaded_reader_dropped_early_stops_its_thread() {
     let records = trips(5_000);
-    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder(), &records).expect("file");
+    let file = file_with(WriterBuilder::<Trip>::new(), &records).expect("file");
     for _ in 0..20 {
         let mut reader = ReaderBuilder::new(file.clone())
             .unwrap()
@@ -304,7 +302,7 @@ fn a_value_that_does_not_fit_stops_every_thread_count_at_its_record() {
     // Record 0 has no rider: the first answer is the error. After the
     // first row group, the first record without one is record 400.
     let records: Vec<Trip> = trips(2_000);
-    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(400), &records).expect("file");
+    let file = file_with(WriterBuilder::<Trip>::new().max_row_group_rows(400), &records).expect("file");
     let read = |threads, batch| -> Vec<Result<TripWithRider, String>> {
         let options = ReadOptions::default().row_groups(vec![1, 2]).threads(threads).batch_size(batch);
         let reader = ReaderBuilder::new(file.clone()).unwrap().build::<TripWithRider>(options).unwrap();
@@ -319,8 +317,7 @@ fn a_value_that_does_not_fit_stops_every_thread_count_at_its_record() {
     }
     // Without record 0, the records before the first missing rider (the
     // file's record 4, trip 5) come first, then its error.
-    let file =
-        file_with(ParquetWriter::<Trip, Vec<u8>>::builder().max_row_group_rows(400), &records[1..]).expect("file");
+    let file = file_with(WriterBuilder::<Trip>::new().max_row_group_rows(400), &records[1..]).expect("file");
     let read = |threads| -> Vec<Result<TripWithRider, String>> {
         let options = ReadOptions::default().threads(threads).batch_size(2);
         ReaderBuilder::new(file.clone())
@@ -368,7 +365,7 @@ fn a_record_error_found_late_does_not_hang_a_reader_whose_workers_ran_ahead() {
     // assembles records 4 to 7 and then waits, holding the decoder, for the
     // reader to take a batch; the reader waits for record 3. Stopping the
     // others must not need the decoder (it once did: this read hung).
-    let file = file_with(ParquetWriter::<Trip, Vec<u8>>::builder(), &trips(50)).expect("file");
+    let file = file_with(WriterBuilder::<Trip>::new(), &trips(50)).expect("file");
     let (done, finished) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let reader = ReaderBuilder::new(file).unwrap().build(ReadOptions::default().threads(2).batch_size(1));

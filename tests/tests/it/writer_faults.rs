@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 
 use bytes::Bytes;
-use magnolify_parquet::{Error, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{Error, ReadOptions, ReaderBuilder, WriterBuilder};
 
 use crate::damaged_files::{events, Event};
 
@@ -81,11 +81,8 @@ enum Run {
 /// Writes `records` in several row groups (and several batches and pages
 /// in each) through `threads` threads.
 fn write(records: &[Event], fault: Option<Fault>, threads: usize) -> Run {
-    let builder = ParquetWriter::<Event, Vec<u8>>::builder()
-        .max_row_group_rows(40)
-        .batch_size(16)
-        .data_page_rows(10)
-        .threads(threads);
+    let builder =
+        WriterBuilder::<Event>::new().max_row_group_rows(40).batch_size(16).data_page_rows(10).threads(threads);
     let mut w = match builder.build(FaultySink::new(fault)) {
         Ok(w) => w,
         Err(e) => return Run::Failed(e, None),

@@ -172,7 +172,7 @@ fn failed_records_leave_no_trace_at_any_boundary() {
                 (Compression::UNCOMPRESSED, WriterVersion::PARQUET_1_0),
                 (Compression::SNAPPY, WriterVersion::PARQUET_2_0),
             ] {
-                let mut w = ParquetWriter::<Order, Vec<u8>>::builder()
+                let mut w = WriterBuilder::<Order>::new()
                     .batch_size(batch)
                     .max_row_group_rows(rows)
                     .data_page_rows(2)
@@ -198,7 +198,7 @@ fn bytes_of(w: ParquetWriter<Order, Vec<u8>>) -> Bytes {
 fn failed_records_leave_no_trace_in_the_page_store() {
     let mut w = MemPageStore::writer(Derived::<Order>::new()).expect("writer");
     let expected = interleave(|o| w.write(o), 17);
-    let store = w.finish().expect("finish");
+    let store = w.close().expect("close");
     assert_eq!(store.num_rows(), 17);
     let back: Vec<Order> = store.read::<Order>().expect("reader").collect::<Result<_, _>>().expect("read");
     assert_eq!(back, expected);
@@ -240,8 +240,11 @@ fn reading(id: i64, tags: &[&str], amount: Value) -> Value {
 #[test]
 fn the_avro_converter_rolls_back_too() {
     let converter = AvroConverter::from_json(AVRO_SCHEMA, AvroOptions::default()).expect("schema");
-    let mut w =
-        WriterBuilder::new(converter.clone()).batch_size(2).max_row_group_rows(3).build(Vec::new()).expect("writer");
+    let mut w = WriterBuilder::with_converter(converter.clone())
+        .batch_size(2)
+        .max_row_group_rows(3)
+        .build(Vec::new())
+        .expect("writer");
     let mut expected = Vec::new();
     for id in 0..10 {
         let ok = reading(id, &["a", "b"], Value::Decimal(vec![0x01, 0x00].into()));
@@ -290,7 +293,7 @@ impl Write for FailingSink {
 
 #[test]
 fn an_io_error_makes_the_writer_unusable() {
-    let mut w = ParquetWriter::<Order, Vec<u8>>::builder()
+    let mut w = WriterBuilder::<Order>::new()
         .batch_size(1)
         .max_row_group_rows(1)
         .build(FailingSink { written: Vec::new(), budget: 64 })
@@ -365,11 +368,7 @@ fn a_dropped_writer_leaves_no_file_and_no_temporary() {
     let dir = empty_dir("dropped");
     let target = dir.join("orders.parquet");
     {
-        let mut w = ParquetWriter::<Order, Vec<u8>>::builder()
-            .max_row_group_rows(2)
-            .batch_size(1)
-            .create(&target)
-            .expect("create");
+        let mut w = WriterBuilder::<Order>::new().max_row_group_rows(2).batch_size(1).create(&target).expect("create");
         for id in 0..7 {
             w.write(&good(id)).expect("write");
         }
@@ -396,7 +395,7 @@ fn a_dropped_writer_leaves_an_existing_file_untouched() {
 #[test]
 fn a_closed_writer_leaves_exactly_the_complete_file() {
     let (dir, target) = over_a_previous_version("closed");
-    let mut w = ParquetWriter::<Order, Vec<u8>>::builder().max_row_group_rows(3).create(&target).expect("create");
+    let mut w = WriterBuilder::<Order>::new().max_row_group_rows(3).create(&target).expect("create");
     let expected = interleave(|o| w.write(o), 10);
     let meta = w.close().expect("close");
     assert_eq!(meta.file_metadata().num_rows(), 10);

@@ -11,7 +11,7 @@ use magnolify_parquet::engines::Engine;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::TypePtr;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};
 use test_kit::io::file_with;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
@@ -59,7 +59,7 @@ fn into_inner_of_a_created_file_keeps_the_file() {
 
 #[test]
 fn a_row_group_size_set_through_the_properties_is_honoured() {
-    let mut w = ParquetWriter::<Event, Vec<u8>>::builder()
+    let mut w = WriterBuilder::<Event>::new()
         .properties(|p| p.set_max_row_group_row_count(Some(4)))
         .build(Vec::new())
         .expect("writer");
@@ -71,7 +71,7 @@ fn a_row_group_size_set_through_the_properties_is_honoured() {
 fn a_byte_size_set_through_the_properties_is_honoured() {
     // Each record shreds to about 12 raw bytes (4 of `id`, 4 + 4 of `name`):
     // a 100-byte limit closes a row group every 9 records or so.
-    let mut w = ParquetWriter::<Event, Vec<u8>>::builder()
+    let mut w = WriterBuilder::<Event>::new()
         .properties(|p| p.set_max_row_group_bytes(Some(100)))
         .batch_size(1)
         .build(Vec::new())
@@ -160,7 +160,7 @@ fn a_value_pushed_for_a_null_is_refused_not_written_one_row_off() {
     for r in 0..10u32 {
         w.write(&r).expect("buffered");
     }
-    let error = w.finish().expect_err("the store refuses it too");
+    let error = w.close().expect_err("the store refuses it too");
     assert!(error.to_string().contains("10 values buffered for 9 defined triplets"), "{error}");
 }
 
@@ -181,7 +181,7 @@ fn the_page_store_writer_breaks_on_an_encoding_error_like_a_file_writer() {
         Error::WriterState { source: Some(cause) } => assert!(matches!(**cause, Error::Bug { .. }), "{cause:?}"),
         other => panic!("expected WriterState with the cause, got {other:?}"),
     }
-    assert!(matches!(w.finish(), Err(Error::WriterState { source: Some(_) })));
+    assert!(matches!(w.close(), Err(Error::WriterState { source: Some(_) })));
 }
 
 /// Every leaf type and the settings a writer takes for it.
@@ -212,24 +212,21 @@ fn settled(n: i64) -> Vec<Settled> {
 fn settings_the_encoders_cannot_honour_are_refused_when_the_writer_is_made() {
     use magnolify_parquet::parquet::basic::{BrotliLevel, Compression, Encoding};
     use magnolify_parquet::parquet::schema::types::ColumnPath;
-    let refused =
-        |builder: magnolify_parquet::WriterBuilder<magnolify_parquet::Derived<Settled>, Settled>| match builder
-            .build(Vec::new())
-        {
-            Ok(_) => panic!("the writer should be refused"),
-            Err(e) => e,
-        };
-    let brotli = ParquetWriter::<Settled, Vec<u8>>::builder().compression(Compression::BROTLI(BrotliLevel::default()));
+    let refused = |builder: magnolify_parquet::WriterBuilder<Settled>| match builder.build(Vec::new()) {
+        Ok(_) => panic!("the writer should be refused"),
+        Err(e) => e,
+    };
+    let brotli = WriterBuilder::<Settled>::new().compression(Compression::BROTLI(BrotliLevel::default()));
     let e = refused(brotli);
     assert!(matches!(e, Error::Argument { .. }), "{e:?}");
     assert!(e.to_string().contains("compression BROTLI") && e.to_string().contains("use UNCOMPRESSED"), "{e}");
-    let lzo = ParquetWriter::<Settled, Vec<u8>>::builder().compression(Compression::LZO);
+    let lzo = WriterBuilder::<Settled>::new().compression(Compression::LZO);
     assert!(refused(lzo).to_string().contains("compression LZO"));
-    let rle_ints = ParquetWriter::<Settled, Vec<u8>>::builder()
-        .properties(|p| p.set_column_encoding(ColumnPath::from("small"), Encoding::RLE));
+    let rle_ints =
+        WriterBuilder::<Settled>::new().properties(|p| p.set_column_encoding(ColumnPath::from("small"), Encoding::RLE));
     let e = refused(rle_ints);
     assert!(e.to_string().contains("column `small`: encoding RLE cannot be written for INT32 values"), "{e}");
-    let delta_text = ParquetWriter::<Settled, Vec<u8>>::builder()
+    let delta_text = WriterBuilder::<Settled>::new()
         .properties(|p| p.set_column_encoding(ColumnPath::from("name"), Encoding::DELTA_BINARY_PACKED));
     let e = refused(delta_text);
     assert!(
@@ -265,7 +262,7 @@ fn every_codec_and_encoding_a_writer_takes_reads_back() {
     ];
     for codec in codecs {
         for (column, encoding) in encodings.iter().flat_map(|(c, es)| es.iter().map(move |e| (*c, *e))) {
-            let builder = ParquetWriter::<Settled, Vec<u8>>::builder().compression(codec).properties(|p| {
+            let builder = WriterBuilder::<Settled>::new().compression(codec).properties(|p| {
                 p.set_dictionary_enabled(false).set_column_encoding(ColumnPath::from(column), encoding)
             });
             let file = file_with(builder, &rows).unwrap_or_else(|e| panic!("{codec} {column} {encoding}: {e}"));
@@ -299,7 +296,7 @@ struct ForEngines {
 fn readable_by_refuses_a_schema_an_engine_cannot_read_before_writing_anything() {
     let dir = scratch("readable-by");
     let path = dir.join("events.parquet");
-    let refused = ParquetWriter::<ForEngines, _>::builder()
+    let refused = WriterBuilder::<ForEngines>::new()
         .readable_by(Engine::Spark)
         .readable_by(Engine::Trino)
         .create(&path)
@@ -337,7 +334,7 @@ fn readable_by_refuses_a_schema_an_engine_cannot_read_before_writing_anything() 
         at: chrono::DateTime::from_timestamp(1_700_000_000, 5).unwrap().naive_utc(),
         count: u64::MAX,
     }];
-    let builder = ParquetWriter::<ForEngines, _>::builder().readable_by(Engine::PyArrow).readable_by(Engine::DuckDb);
+    let builder = WriterBuilder::<ForEngines>::new().readable_by(Engine::PyArrow).readable_by(Engine::DuckDb);
     let file = file_with(builder, &rows).expect("pyarrow and DuckDB read every column");
     let back: Vec<ForEngines> = ParquetReader::new(file).unwrap().collect::<Result<_, _>>().unwrap();
     assert_eq!(back, rows);
