@@ -4,7 +4,7 @@
 use magnolify_parquet::convert::FileNode;
 use parquet::schema::types::SchemaDescriptor;
 
-use super::CatError;
+use super::error::CatError;
 use crate::shape::{shape, Shape};
 
 /// The fields `cat` prints: dotted paths of top-level or nested fields

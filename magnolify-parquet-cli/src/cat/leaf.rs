@@ -7,7 +7,7 @@ use parquet::basic::{Repetition, Type as Physical};
 use parquet::schema::types::Type;
 use serde_json::Value;
 
-use super::BytesFormat;
+use super::bytes_format::BytesFormat;
 use crate::json;
 
 /// Largest DECIMAL scale printed: a scale is a count of digits written for

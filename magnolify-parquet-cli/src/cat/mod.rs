@@ -11,7 +11,9 @@
 //!
 //! `columns` holds the projection, `leaf` the text of each leaf's values.
 
+mod bytes_format;
 mod columns;
+mod error;
 mod leaf;
 
 use std::io::Write;
@@ -23,40 +25,14 @@ use parquet::basic::Repetition;
 use parquet::schema::types::SchemaDescriptor;
 use serde_json::{Map, Value};
 
+pub use bytes_format::BytesFormat;
 pub use columns::Columns;
 use columns::{unknown, Selection};
+pub use error::CatError;
 use leaf::{leaf, Leaf};
 
 use crate::error::CliError;
 use crate::shape::{shape, Shape};
-
-/// How byte strings (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY without a text or
-/// numeric annotation) are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BytesFormat {
-    /// Lowercase hexadecimal (the fixtures' encoding).
-    #[default]
-    Hex,
-    /// Standard base64 with padding.
-    Base64,
-}
-
-/// Why `cat` cannot read a file: a column the projection names that the
-/// file lacks, or the library's error.
-#[derive(Debug, thiserror::Error)]
-pub enum CatError {
-    /// `--columns` names a field the file does not have.
-    #[error("no column `{column}`; the file's columns are: {}", .columns.join(", "))]
-    UnknownColumn {
-        /// The path given.
-        column: String,
-        /// Every path the file has.
-        columns: Vec<String>,
-    },
-    /// The library's error (a damaged file, a value that cannot be read).
-    #[error(transparent)]
-    Read(#[from] magnolify_parquet::Error),
-}
 
 /// Reads records of any schema as JSON values (see the [module docs](self)).
 #[derive(Clone, Debug, Default)]

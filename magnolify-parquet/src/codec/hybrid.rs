@@ -174,16 +174,19 @@ fn unpack(buf: &[u8], mut bit: usize, width: u8, n: usize, out: &mut impl FnMut(
         bit += usize::from(width);
     }
 }
+/// The first `n` values of a run of `bytes` at bit width `width` (the
+/// encoder's tests read back what it wrote with it).
+#[cfg(test)]
+pub(crate) fn decode_all(bytes: &[u8], width: u8, n: usize) -> Result<Vec<u32>, String> {
+    let mut d = Hybrid::new(0, bytes.len(), width)?;
+    let mut out = Vec::new();
+    d.decode_into(bytes, n, &mut out, |v| v)?;
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn decode_all(bytes: &[u8], width: u8, n: usize) -> Result<Vec<u32>, String> {
-        let mut d = Hybrid::new(0, bytes.len(), width)?;
-        let mut out = Vec::new();
-        d.decode_into(bytes, n, &mut out, |v| v)?;
-        Ok(out)
-    }
 
     #[test]
     fn widths() {

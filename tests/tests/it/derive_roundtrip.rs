@@ -647,7 +647,7 @@ fn struct_with_no_column_in_the_file_reads_missing_values() {
 /// the writable form of the outer struct names the inner one at other
 /// lifetimes, and it must still hold.
 mod two_lifetimes {
-    use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+    use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
 
     #[derive(ParquetType)]
     struct Label<'a, 'b: 'a> {
@@ -687,8 +687,7 @@ mod two_lifetimes {
         let mut w = ParquetWriter::<Labeled<'static, 'static>, _>::new(Vec::new()).unwrap();
         w.write(&record).unwrap();
         let file = bytes::Bytes::from(w.into_inner().unwrap());
-        let back: Vec<LabeledOwned> =
-            ReaderBuilder::new(file).unwrap().build(ReadOptions::default()).unwrap().collect::<Result<_, _>>().unwrap();
+        let back: Vec<LabeledOwned> = ParquetReader::new(file).unwrap().collect::<Result<_, _>>().unwrap();
         let label = LabelOwned { text: "north".into(), bytes: vec![1, 2, 3] };
         assert_eq!(back, [LabeledOwned { id: 7, label, tags: vec!["a".into(), "b".into()] }]);
     }

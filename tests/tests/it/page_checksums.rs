@@ -13,7 +13,7 @@ use bytes::Bytes;
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
 use magnolify_parquet::parquet::file::metadata::ParquetMetaDataReader;
 use magnolify_parquet::parquet::file::properties::WriterVersion;
-use magnolify_parquet::{ReadOptions, ReaderBuilder, WriterBuilder};
+use magnolify_parquet::{ParquetReader, ReadOptions, ReaderBuilder, WriterBuilder};
 use test_kit::io::{file_with, until_error};
 
 use crate::damaged_files::{events, Event};
@@ -179,12 +179,7 @@ fn a_damaged_page_is_named_by_row_group_column_and_page() {
 fn files_written_without_checksums_read_unchecked() {
     let records = events(60);
     let file = written(&records, Compression::UNCOMPRESSED, |b| b.page_checksums(false));
-    let back: Vec<Event> = ReaderBuilder::new(file.clone())
-        .unwrap()
-        .build(ReadOptions::default())
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let back: Vec<Event> = ParquetReader::new(file.clone()).unwrap().collect::<Result<_, _>>().unwrap();
     assert_eq!(back, records);
     // Damage in a page body is not seen as such: nothing to compare it with.
     let mut tally = Tally::default();

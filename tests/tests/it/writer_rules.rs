@@ -11,7 +11,7 @@ use magnolify_parquet::engines::Engine;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::schema::parser::parse_message_type;
 use magnolify_parquet::parquet::schema::types::TypePtr;
-use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};
+use magnolify_parquet::{Error, ParquetReader, ParquetType, ParquetWriter, ReaderBuilder, WriterBuilder};
 use test_kit::io::file_with;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
@@ -266,12 +266,7 @@ fn every_codec_and_encoding_a_writer_takes_reads_back() {
                 p.set_dictionary_enabled(false).set_column_encoding(ColumnPath::from(column), encoding)
             });
             let file = file_with(builder, &rows).unwrap_or_else(|e| panic!("{codec} {column} {encoding}: {e}"));
-            let back: Vec<Settled> = ReaderBuilder::new(file)
-                .unwrap()
-                .build(ReadOptions::default())
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let back: Vec<Settled> = ParquetReader::new(file).unwrap().collect::<Result<_, _>>().unwrap();
             assert_eq!(back, rows, "{codec}, {column} in {encoding}");
         }
     }

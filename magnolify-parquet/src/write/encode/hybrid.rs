@@ -184,14 +184,8 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::hybrid::Hybrid;
+    use crate::codec::hybrid::{decode_all, Hybrid};
 
-    fn decode_all(bytes: &[u8], width: u8, n: usize) -> Result<Vec<u32>, String> {
-        let mut d = Hybrid::new(0, bytes.len(), width)?;
-        let mut out = Vec::new();
-        d.decode_into(bytes, n, &mut out, |v| v)?;
-        Ok(out)
-    }
     #[test]
     fn values_come_out_across_calls() {
         let mut e = HybridEncoder::new(5);
