@@ -67,7 +67,7 @@ impl<T: OwnedRecord> StoreDatasetReaderBuilder<T> {
 /// use std::sync::Arc;
 /// use magnolify_parquet::dataset::StoreDatasetReader;
 /// use magnolify_parquet::store::StoreWriter;
-/// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions};
+/// use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
 /// use object_store::{memory::InMemory, path::Path};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]

@@ -145,7 +145,7 @@ impl<T> ReadOptions<T> {
     /// to bound memory on untrusted input.
     ///
     /// ```
-    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+    /// use magnolify_parquet::{ParquetReader, ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
     ///
     /// #[derive(ParquetType, Debug, PartialEq)]
     /// struct Blob { data: Vec<u8> }
@@ -222,7 +222,7 @@ impl<T> ReadOptions<T> {
     /// are not known before they are opened.
     ///
     /// ```
-    /// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+    /// use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
     ///
     /// #[derive(ParquetType, Debug, PartialEq)]
     /// struct Event { id: u32 }

@@ -14,7 +14,7 @@ use crate::record::RecordRead;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+/// use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 ///
 /// #[derive(ParquetType, Debug, PartialEq)]
 /// struct Point { x: i32, y: i32 }
