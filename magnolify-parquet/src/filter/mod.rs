@@ -59,8 +59,10 @@ pub use predicate::{Predicate, Text};
 pub(crate) use prune::{constants_may_pass, page_selection, verdict, BloomFilters, PageIndexes, Verdict};
 pub(crate) use row_ranges::RowRanges;
 
-/// What a filtered reader did: row groups read and skipped by their
-/// statistics, records assembled and records that passed.
+/// What a reader did (every reader's `counts()`): row groups read and
+/// skipped by their statistics or bloom filters, pages decoded and passed
+/// over, chunk bytes, records assembled and records that passed the
+/// predicate (all of them without one).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FilterCounts {

@@ -19,7 +19,7 @@ use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use super::fetched::FetchedRanges;
 use super::{object_file, store_error};
 use crate::error::Result;
-use crate::file::reader::scan::ScanPlan;
+use crate::file::reader::scan::{index_range, ScanPlan};
 use crate::file::{CheckedMetadata, ParquetReader, ReaderBuilder};
 use crate::filter::{BloomFilters, PageIndexes};
 use crate::read::{ReadOptions, SourceLayer};
@@ -103,8 +103,9 @@ impl StoreReaderBuilder {
     /// request fetches the bloom filters and page indexes it can use; then
     /// one request per group of coalesced column chunks.
     pub async fn build<T: OwnedRecord>(mut self, options: ReadOptions<T>) -> Result<ParquetReader<T, FetchedRanges>> {
-        let located = |e: crate::Error, path: &ObjectPath| e.in_file(&Some(object_file(path)));
-        let resolved = Arc::new(self.builder.resolve::<T>().map_err(|e| located(e, &self.path))?);
+        let object = Some(object_file(&self.path));
+        let located = |e: crate::Error| e.in_file(&object);
+        let resolved = Arc::new(self.builder.resolve::<T>().map_err(located)?);
         let file = self.builder.metadata().shared().clone();
         let len = input_len(self.builder.input());
         let (row_groups, predicate) = (options.row_groups.as_deref(), options.filter.as_ref());
@@ -119,8 +120,7 @@ impl StoreReaderBuilder {
         let scan = ScanPlan::of_file(self.builder.input(), &file, row_groups, predicate, max_bytes);
         let mut chunks = Vec::new();
         for (group, column, _) in scan.chunks_read(&file, resolved.columns()) {
-            let (start, length) =
-                self.builder.metadata().chunk_range(group, column, len).map_err(|e| located(e, &self.path))?;
+            let (start, length) = self.builder.metadata().chunk_range(group, column, len).map_err(located)?;
             chunks.push(start..start + length);
         }
         self.fetch(chunks, self.coalesce).await?;
@@ -170,11 +170,7 @@ impl Asked {
     /// within an object of `len` bytes, each at most `max_bytes` (the
     /// planner leaves out a larger one, as a file's does).
     fn ranges(&self, file: &ParquetMetaData, len: u64, max_bytes: u64) -> Vec<Range<u64>> {
-        let range = |offset: Option<i64>, length: Option<i32>| -> Option<Range<u64>> {
-            let (start, length) = (u64::try_from(offset?).ok()?, u64::try_from(length?).ok()?);
-            let end = start.checked_add(length).filter(|&end| end <= len && length <= max_bytes)?;
-            Some(start..end)
-        };
+        let range = |offset, length| index_range(offset, length, max_bytes).filter(|r| r.end <= len);
         let chunk = |&(g, c): &(usize, usize)| file.row_groups().get(g).and_then(|g| g.columns().get(c));
         let blooms = self.blooms.borrow();
         let blooms = blooms.iter().filter_map(chunk).map(|c| range(c.bloom_filter_offset(), c.bloom_filter_length()));

@@ -4,6 +4,7 @@
 //! plan asks for), so the same options skip the same row groups and pages
 //! wherever a file lies.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use parquet::bloom_filter::Sbbf;
@@ -123,6 +124,15 @@ fn chunks<'a>(
     groups.flat_map(move |(g, group)| columns.iter().filter_map(move |&c| Some((g, c, group.columns().get(c)?))))
 }
 
+/// Where the footer says a chunk's bloom filter or page index lies:
+/// `None` when it gives no place, a negative one, or one larger than
+/// `max_bytes` (which the readers treat as absent: it prunes nothing).
+pub(crate) fn index_range(offset: Option<i64>, length: Option<i32>, max_bytes: u64) -> Option<Range<u64>> {
+    let offset = u64::try_from(offset?).ok()?;
+    let length = u64::try_from(length?).ok().filter(|&l| l <= max_bytes)?;
+    Some(offset..offset.checked_add(length)?)
+}
+
 /// The bloom filters of a file's column chunks, read when asked. One that
 /// cannot be read (damaged, larger than a page may be, or without its
 /// length in the footer, which older writers leave out and without which
@@ -137,10 +147,7 @@ struct FileBloomFilters<'a, R> {
 impl<R: ChunkReader> BloomFilters for FileBloomFilters<'_, R> {
     fn bloom_filter(&self, group: usize, column: usize) -> Option<Arc<Sbbf>> {
         let chunk = self.file.row_group(group).column(column);
-        let length = chunk.bloom_filter_length().and_then(|l| u64::try_from(l).ok())?;
-        if length > self.max_bytes {
-            return None;
-        }
+        index_range(chunk.bloom_filter_offset(), chunk.bloom_filter_length(), self.max_bytes)?;
         let filter = catch(|| Sbbf::read_from_column_chunk(chunk, self.input)).ok()?.ok()??;
         // The format's filters hold a power of two of 32-byte blocks; one
         // cut short (its length in the footer too small) would look values
@@ -161,9 +168,9 @@ struct FilePageIndexes<'a, R> {
 
 impl<R: ChunkReader> FilePageIndexes<'_, R> {
     fn bytes(&self, offset: Option<i64>, length: Option<i32>) -> Option<bytes::Bytes> {
-        let offset = u64::try_from(offset?).ok()?;
-        let length = u64::try_from(length?).ok().filter(|&l| l <= self.max_bytes)?;
-        catch(|| self.input.get_bytes(offset, usize::try_from(length).ok()?).ok()).ok()?
+        let range = index_range(offset, length, self.max_bytes)?;
+        let length = usize::try_from(range.end - range.start).ok()?;
+        catch(|| self.input.get_bytes(range.start, length).ok()).ok()?
     }
 }
 
