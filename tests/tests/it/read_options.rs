@@ -123,6 +123,12 @@ fn the_dataset_readers_refuse_row_groups_which_differ_from_file_to_file() {
     let refused = DatasetReader::<Sale>::builder(dir.path()).unwrap().build(options().row_groups(vec![0]));
     let message = refused.err().expect("refused").to_string();
     assert!(message.contains("ReadOptions::row_groups"), "{message}");
+    // The page limit reaches a dataset's files (which it could not set
+    // before): pages of more than 16 bytes are refused, naming the file.
+    let strict = ReadOptions::default().max_page_bytes(16);
+    let mut reader = DatasetReader::<Sale>::builder(dir.path()).unwrap().build(strict).unwrap();
+    let message = reader.next().expect("an answer").expect_err("pages over the limit").to_string();
+    assert!(message.contains("ReadOptions::max_page_bytes") && message.contains("part-0.parquet"), "{message}");
     let read = ReaderBuilder::open(dir.path().join("part-0.parquet")).unwrap().build(options().row_groups(vec![3]));
     let amounts: Vec<i64> = read.unwrap().map(|s| s.unwrap().amount).collect();
     assert_eq!(amounts, (300..400).filter(|a| a % 3 != 1).collect::<Vec<_>>());
