@@ -38,23 +38,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         records += 1;
     }
-    let groups = meta.row_groups();
-    let largest = groups.iter().max_by_key(|g| g.compressed_size());
     println!("path:              {}", benches::shown_path(&path).display());
     println!("records:           {records} read, all equal to those written");
-    println!("row groups:        {}", groups.len());
-    if let Some(g) = largest {
-        println!(
-            "largest row group: {} bytes encoded ({:.1} MiB), {} rows",
-            g.compressed_size(),
-            g.compressed_size() as f64 / (1024.0 * 1024.0),
-            g.num_rows()
-        );
-        println!(
-            "RSS budget:        {:.1} MiB (2 x largest encoded row group + 64 MiB)",
-            (2 * g.compressed_size()) as f64 / (1024.0 * 1024.0) + 64.0
-        );
-    }
+    benches::print_row_groups(&meta);
     println!("elapsed:           {:.1} s (reading and checking)", started.elapsed().as_secs_f64());
     Ok(())
 }

@@ -34,25 +34,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         writer.write(&record)?;
     }
     let meta = writer.close()?;
-    let groups = meta.row_groups();
-    let largest = groups.iter().max_by_key(|g| g.compressed_size());
     let file_bytes = std::fs::metadata(&path)?.len();
     println!("path:              {}", benches::shown_path(&path).display());
     println!("records:           {}", meta.file_metadata().num_rows());
-    println!("row groups:        {}", groups.len());
-    if let Some(g) = largest {
-        println!(
-            "largest row group: {} bytes encoded ({:.1} MiB), {} bytes uncompressed, {} rows",
-            g.compressed_size(),
-            g.compressed_size() as f64 / (1024.0 * 1024.0),
-            g.total_byte_size(),
-            g.num_rows()
-        );
-        println!(
-            "RSS budget:        {:.1} MiB (2 x largest encoded row group + 64 MiB)",
-            (2 * g.compressed_size()) as f64 / (1024.0 * 1024.0) + 64.0
-        );
-    }
+    benches::print_row_groups(&meta);
     println!("file size:         {file_bytes} bytes");
     println!("elapsed:           {:.1} s", started.elapsed().as_secs_f64());
     Ok(())

@@ -53,3 +53,24 @@ pub fn shown_path(path: &std::path::Path) -> std::path::PathBuf {
     let shown = [root, current.as_deref()].into_iter().flatten().find_map(|base| path.strip_prefix(base).ok());
     shown.unwrap_or(path).to_path_buf()
 }
+
+/// Prints what the large-file examples report of a file's row groups: how
+/// many, the largest (encoded and uncompressed bytes, rows), and the RSS
+/// budget that reading it is held to (two of the largest + 64 MiB).
+pub fn print_row_groups(meta: &parquet::file::metadata::ParquetMetaData) {
+    let groups = meta.row_groups();
+    println!("row groups:        {}", groups.len());
+    let Some(g) = groups.iter().max_by_key(|g| g.compressed_size()) else { return };
+    let mib = |bytes: i64| bytes as f64 / (1024.0 * 1024.0);
+    println!(
+        "largest row group: {} bytes encoded ({:.1} MiB), {} bytes uncompressed, {} rows",
+        g.compressed_size(),
+        mib(g.compressed_size()),
+        g.total_byte_size(),
+        g.num_rows()
+    );
+    println!(
+        "RSS budget:        {:.1} MiB (2 x largest encoded row group + 64 MiB)",
+        mib(2 * g.compressed_size()) + 64.0
+    );
+}

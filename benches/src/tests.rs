@@ -70,19 +70,15 @@ fn derive_round_trips_through_the_store_and_a_file() {
 }
 
 #[test]
-fn columnar_floor_round_trips_nested() {
+fn columnar_floor_round_trips_both_shapes() {
     let records = nested::generate(N, SEED);
-    let pages = columnar::nested::write(&records, &props()).expect("write");
+    let pages = columnar::nested::write(&records, &props()).expect("write nested");
     assert_eq!(pages.columns.len(), 12);
-    assert_eq!(columnar::nested::read(&pages).expect("read"), records);
-}
-
-#[test]
-fn columnar_floor_round_trips_flat() {
+    assert_eq!(columnar::nested::read(&pages).expect("read nested"), records);
     let records = flat::generate(N, SEED);
-    let pages = columnar::flat::write(&records, &props()).expect("write");
+    let pages = columnar::flat::write(&records, &props()).expect("write flat");
     assert_eq!(pages.columns.len(), 8);
-    assert_eq!(columnar::flat::read(&pages).expect("read"), records);
+    assert_eq!(columnar::flat::read(&pages).expect("read flat"), records);
 }
 
 #[test]

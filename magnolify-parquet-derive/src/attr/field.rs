@@ -5,8 +5,8 @@ use syn::meta::ParseNestedMeta;
 use syn::Attribute;
 
 use super::{
-    parse_keys, set_choice, set_flag, set_once, set_string, unknown_key, value, BloomFilter, Decimal, DecimalPhysical,
-    ListLayout, Spanned, TimeUnit,
+    parse_keys, set_choice, set_flag, set_once, set_string, value, BloomFilter, Decimal, DecimalPhysical, ListLayout,
+    Spanned, TimeUnit,
 };
 use crate::errors::Errors;
 
@@ -107,27 +107,28 @@ fn parse_bloom_filter(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::R
     if !meta.input.peek(syn::token::Paren) {
         return Ok(value::flag(meta, errors)?.then_some(bloom));
     }
-    let mut valid = true;
-    meta.parse_nested_meta(|inner| {
-        match super::key_name(&inner).as_str() {
-            "fpp" => match value::probability(&inner, "fpp = 0.01", errors)? {
-                Some(p) => bloom.fpp = Some(p),
-                None => valid = false,
+    let valid = super::parse_parts(meta, errors, "bloom_filter", &BLOOM_FILTER_KEYS, |inner, key, errors| {
+        Ok(Some(match key {
+            "fpp" => match value::probability(inner, "fpp = 0.01", errors)? {
+                Some(p) => {
+                    bloom.fpp = Some(p);
+                    true
+                }
+                None => false,
             },
-            "ndv" => match value::int::<u64>(&inner, "ndv = 100000", "a positive integer", errors)? {
+            "ndv" => match value::int::<u64>(inner, "ndv = 100000", "a positive integer", errors)? {
                 Some((0, span)) => {
                     errors.at(span, "`ndv` must be a positive integer");
-                    valid = false;
+                    false
                 }
-                Some((n, _)) => bloom.ndv = Some(n),
-                None => valid = false,
+                Some((n, _)) => {
+                    bloom.ndv = Some(n);
+                    true
+                }
+                None => false,
             },
-            _ => {
-                unknown_key(&inner, "bloom_filter", &BLOOM_FILTER_KEYS, errors)?;
-                valid = false;
-            }
-        }
-        Ok(())
+            _ => return Ok(None),
+        }))
     })?;
     Ok(valid.then_some(bloom))
 }
@@ -143,33 +144,21 @@ fn parse_decimal(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result
         return Ok(None);
     }
     let mut decimal = Decimal { precision: None, scale: None, physical: None };
-    let mut valid = true;
-    meta.parse_nested_meta(|inner| {
-        match super::key_name(&inner).as_str() {
-            "precision" => {
-                let range = "an integer from 1 to 76";
-                match value::int::<u8>(&inner, "precision = 10", range, errors)? {
-                    Some((p, span)) => set_value_once(&mut decimal.precision, &inner, p, span, errors),
-                    None => valid = false,
-                }
+    let valid = super::parse_parts(meta, errors, "decimal", &DECIMAL_KEYS, |inner, key, errors| {
+        let (example, range) = match key {
+            "precision" => ("precision = 10", "an integer from 1 to 76"),
+            "scale" => ("scale = 2", "an integer from 0 to the precision"),
+            "physical" => {
+                let Some(p) = value::choice(inner, &DecimalPhysical::CHOICES, errors)? else { return Ok(Some(false)) };
+                set_once(&mut decimal.physical, inner, p, errors);
+                return Ok(Some(true));
             }
-            "scale" => {
-                let range = "an integer from 0 to the precision";
-                match value::int::<u8>(&inner, "scale = 2", range, errors)? {
-                    Some((s, span)) => set_value_once(&mut decimal.scale, &inner, s, span, errors),
-                    None => valid = false,
-                }
-            }
-            "physical" => match value::choice(&inner, &DecimalPhysical::CHOICES, errors)? {
-                Some(p) => set_once(&mut decimal.physical, &inner, p, errors),
-                None => valid = false,
-            },
-            _ => {
-                unknown_key(&inner, "decimal", &DECIMAL_KEYS, errors)?;
-                valid = false;
-            }
-        }
-        Ok(())
+            _ => return Ok(None),
+        };
+        let Some((n, span)) = value::int::<u8>(inner, example, range, errors)? else { return Ok(Some(false)) };
+        let slot = if key == "precision" { &mut decimal.precision } else { &mut decimal.scale };
+        set_value_once(slot, inner, n, span, errors);
+        Ok(Some(true))
     })?;
     Ok(valid.then_some(decimal))
 }

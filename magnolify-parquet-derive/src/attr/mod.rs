@@ -72,6 +72,31 @@ fn parse_keys<T: Default>(
     out
 }
 
+/// Parses the parts of a nested setting (`place(key = value, ...)`):
+/// `on_part` reads each into the setting and returns `Some(valid)` for a key
+/// it takes, `None` for one it does not, which is reported as unknown for
+/// `place`, listing the `known` ones. Returns whether every part was valid.
+fn parse_parts(
+    meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
+    place: &str,
+    known: &[&str],
+    mut on_part: impl FnMut(&ParseNestedMeta<'_>, &str, &mut Errors) -> syn::Result<Option<bool>>,
+) -> syn::Result<bool> {
+    let mut valid = true;
+    meta.parse_nested_meta(|inner| {
+        match on_part(&inner, &key_name(&inner), errors)? {
+            Some(part) => valid &= part,
+            None => {
+                unknown_key(&inner, place, known, errors)?;
+                valid = false;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(valid)
+}
+
 /// Records an unknown key (skipping its value so the next keys are read).
 fn unknown_key(meta: &ParseNestedMeta<'_>, place: &str, known: &[&str], errors: &mut Errors) -> syn::Result<()> {
     value::skip(meta)?;

@@ -124,6 +124,20 @@ impl LeafBuffer {
         }
     }
 
+    /// How many of this leaf's `kind` levels (`levels`, each at most `max`)
+    /// equal `counted`; a leaf without such levels counts each triplet.
+    fn count_levels(&self, levels: &[i16], max: i16, counted: i16, kind: &str) -> Result<usize> {
+        if max == 0 {
+            return Ok(self.triplets());
+        }
+        scan_levels(levels, max, counted).map_err(|level| {
+            Error::bug(
+                Location::column(&self.path),
+                format!("the converter wrote {kind} level {level} outside 0..={max}"),
+            )
+        })
+    }
+
     /// Drops everything after the first `records` records.
     fn truncate_records(&mut self, records: usize) {
         let keep = if self.max_rep > 0 {
@@ -393,32 +407,14 @@ impl ColumnSink {
     /// shifted against each other.
     pub fn check(&self) -> Result<()> {
         for l in &self.leaves {
-            let values = match scan_levels(&l.def, l.max_def, l.max_def) {
-                _ if l.max_def == 0 => l.triplets(),
-                Ok(count) => count,
-                Err(d) => {
-                    return Err(Error::bug(
-                        Location::column(&l.path),
-                        format!("the converter wrote definition level {d} outside 0..={}", l.max_def),
-                    ))
-                }
-            };
+            let values = l.count_levels(&l.def, l.max_def, l.max_def, "definition")?;
             if values != l.values.len() {
                 return Err(Error::bug(
                     Location::column(&l.path),
                     format!("{} values buffered for {values} defined triplets", l.values.len()),
                 ));
             }
-            let starts = match scan_levels(&l.rep, l.max_rep, 0) {
-                _ if l.max_rep == 0 => l.triplets(),
-                Ok(count) => count,
-                Err(r) => {
-                    return Err(Error::bug(
-                        Location::column(&l.path),
-                        format!("the converter wrote repetition level {r} outside 0..={}", l.max_rep),
-                    ))
-                }
-            };
+            let starts = l.count_levels(&l.rep, l.max_rep, 0, "repetition")?;
             if starts != self.records {
                 return Err(Error::bug(
                     Location::column(&l.path),

@@ -269,8 +269,7 @@ impl ParquetSchema for NaiveDateTime {
     const ACCEPTS: Accepts = Accepts::TIMESTAMP;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        let logical = LogicalType::timestamp(false, opts.unit().to_parquet());
-        schema::primitive(name, repetition, PhysicalType::INT64, Some(logical))
+        timestamp_schema(name, repetition, opts, false)
     }
 }
 
@@ -311,8 +310,7 @@ impl ParquetSchema for DateTime<Utc> {
     const ACCEPTS: Accepts = Accepts::TIMESTAMP;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        let logical = LogicalType::timestamp(true, opts.unit().to_parquet());
-        schema::primitive(name, repetition, PhysicalType::INT64, Some(logical))
+        timestamp_schema(name, repetition, opts, true)
     }
 }
 
@@ -332,6 +330,12 @@ impl ParquetRead for DateTime<Utc> {
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
         read_timestamp(plan, src)
     }
+}
+
+/// An INT64 TIMESTAMP leaf in the field's unit, an instant when `utc`.
+fn timestamp_schema(name: &str, repetition: Repetition, opts: &FieldOptions, utc: bool) -> Result<Type> {
+    let logical = LogicalType::timestamp(utc, opts.unit().to_parquet());
+    schema::primitive(name, repetition, PhysicalType::INT64, Some(logical))
 }
 
 /// How to read a TIME column: INT32 or INT64 values times `factor` are

@@ -133,87 +133,63 @@ fn plain(node: &FileNode<'_>, what: &str) -> Result<()> {
     }
 }
 
-impl ParquetSchema for bool {
-    const LEAVES: usize = 1;
-    type ReadPlan = LeafPlan<()>;
+/// The schema and the writer of an unannotated leaf of `$physical`, pushed by
+/// `$push`; `$plan` is what its reader learns from the file.
+macro_rules! plain_leaf {
+    ($ty:ty, $physical:ident, $push:ident, $plan:ty) => {
+        impl ParquetSchema for $ty {
+            const LEAVES: usize = 1;
+            type ReadPlan = LeafPlan<$plan>;
 
-    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
-        schema::primitive(name, repetition, PhysicalType::BOOLEAN, None)
-    }
-}
-
-impl ParquetWrite for bool {
-    #[inline(always)]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
-        sink.push_bool(at, *self)
-    }
-}
-
-impl ParquetRead for bool {
-    fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
-        not_repeated(node, "bool")?;
-        let (cursor, descr) = resolver.leaf(node)?;
-        if descr.physical_type() != PhysicalType::BOOLEAN {
-            return Err(node.mismatch("`bool` reads BOOLEAN columns"));
+            fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
+                schema::primitive(name, repetition, PhysicalType::$physical, None)
+            }
         }
-        Ok(LeafPlan { cursor, conv: () })
-    }
 
-    #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        src.take_bool(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
-    }
-}
-
-impl ParquetSchema for f32 {
-    const LEAVES: usize = 1;
-    type ReadPlan = LeafPlan<()>;
-
-    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
-        schema::primitive(name, repetition, PhysicalType::FLOAT, None)
-    }
-}
-
-impl ParquetWrite for f32 {
-    #[inline(always)]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
-        sink.push_f32(at, *self)
-    }
-}
-
-impl ParquetRead for f32 {
-    fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
-        not_repeated(node, "f32")?;
-        let (cursor, descr) = resolver.leaf(node)?;
-        if descr.physical_type() != PhysicalType::FLOAT {
-            return Err(node.mismatch("`f32` reads FLOAT columns"));
+        impl ParquetWrite for $ty {
+            #[inline(always)]
+            fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
+                sink.$push(at, *self)
+            }
         }
-        plain(node, "FLOAT")?;
-        Ok(LeafPlan { cursor, conv: () })
-    }
-
-    #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-        src.take_f32(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
-    }
+    };
 }
 
-impl ParquetSchema for f64 {
-    const LEAVES: usize = 1;
-    /// `true` when the file holds FLOAT, widened exactly.
-    type ReadPlan = LeafPlan<bool>;
+/// The reader of a leaf that reads its own physical type only, taken by
+/// `$take`.
+macro_rules! exact_read {
+    ($ty:ty, $physical:ident, $take:ident) => {
+        impl ParquetRead for $ty {
+            fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                not_repeated(node, stringify!($ty))?;
+                let (cursor, descr) = resolver.leaf(node)?;
+                if descr.physical_type() != PhysicalType::$physical {
+                    return Err(node.mismatch(concat!(
+                        "`",
+                        stringify!($ty),
+                        "` reads ",
+                        stringify!($physical),
+                        " columns"
+                    )));
+                }
+                plain(node, stringify!($ty))?;
+                Ok(LeafPlan { cursor, conv: () })
+            }
 
-    fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
-        schema::primitive(name, repetition, PhysicalType::DOUBLE, None)
-    }
+            #[inline]
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+                src.$take(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
+            }
+        }
+    };
 }
 
-impl ParquetWrite for f64 {
-    #[inline(always)]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, _opts: &FieldOptions) -> Result<()> {
-        sink.push_f64(at, *self)
-    }
-}
+plain_leaf!(bool, BOOLEAN, push_bool, ());
+plain_leaf!(f32, FLOAT, push_f32, ());
+// The plan of an f64 is `true` when the file holds FLOAT, widened exactly.
+plain_leaf!(f64, DOUBLE, push_f64, bool);
+exact_read!(bool, BOOLEAN, take_bool);
+exact_read!(f32, FLOAT, take_f32);
 
 impl ParquetRead for f64 {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
@@ -224,7 +200,7 @@ impl ParquetRead for f64 {
             PhysicalType::FLOAT => true,
             _ => return Err(node.mismatch("`f64` reads DOUBLE or FLOAT columns")),
         };
-        plain(node, "DOUBLE")?;
+        plain(node, "f64")?;
         Ok(LeafPlan { cursor, conv: widen })
     }
 

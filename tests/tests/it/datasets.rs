@@ -32,11 +32,35 @@ fn trips(n: u64) -> Vec<Trip> {
         .collect()
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("magnolify-dataset-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh directory for one test, removed when it drops.
+fn scratch(name: &str) -> Scratch {
+    Scratch(
+        tempfile::Builder::new().prefix(&format!("magnolify-dataset-{name}-")).tempdir().expect("scratch directory"),
+    )
+}
+
+/// A test's directory: a path for as long as it lives.
+struct Scratch(tempfile::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+/// `n` trips written with the default settings into a fresh directory.
+fn written(name: &str, n: u64) -> (Scratch, Vec<Trip>) {
+    let dir = scratch(name);
+    let rows = trips(n);
+    write(&dir, &rows, |b| b);
+    (dir, rows)
 }
 
 /// Every file and directory under `dir`, relative, sorted.
@@ -108,7 +132,6 @@ fn a_partitioned_dataset_reads_back_with_its_partition_fields_typed() {
         .map(|f| f.name().to_owned())
         .collect();
     assert_eq!(names, ["id", "fare", "tags"]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -153,7 +176,6 @@ fn records_come_in_path_order_then_file_order_or_unordered_when_asked() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(by_id(unordered), rows);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[derive(ParquetType, Debug, PartialEq)]
@@ -193,8 +215,6 @@ fn files_roll_at_their_row_and_byte_limits() {
     assert!(counts.iter().all(|&n| n % 50 == 0 && n <= 150), "{counts:?}");
     assert!(summary.files.len() >= 24, "{counts:?}");
     assert_eq!(by_id(read_all(&dir2)), rows);
-    std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::remove_dir_all(&dir2).unwrap();
 }
 
 #[test]
@@ -217,8 +237,6 @@ fn past_the_open_file_bound_the_least_recently_used_file_is_closed() {
     runs.sort_by_key(|t| (t.day, t.city.clone()));
     let summary = write(&dir2, &runs, |b| b.max_open_files(3));
     assert_eq!(summary.files.len(), 12);
-    std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::remove_dir_all(&dir2).unwrap();
 }
 
 #[test]
@@ -246,14 +264,11 @@ fn threads_and_several_writers_write_one_dataset() {
             .ends_with(&format!("-{id}.parquet"))));
     }
     assert_eq!(by_id(read_all(&dir)), rows);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_predicate_skips_the_files_of_other_partitions_and_filters_records() {
-    let dir = scratch("prune");
-    let rows = trips(3000);
-    write(&dir, &rows, |b| b);
+    let (dir, rows) = written("prune", 3000);
     let f = Trip::fields();
     let day2 = NaiveDate::from_ymd_opt(2024, 1, 2).unwrap();
     let cases = [
@@ -278,7 +293,6 @@ fn a_predicate_skips_the_files_of_other_partitions_and_filters_records() {
             assert_eq!(counts.filter.records_passed, expected.len() as u64);
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -293,14 +307,11 @@ fn partition_values_that_look_like_markers_are_data() {
     w.write_all(&rows).unwrap();
     w.close().unwrap();
     assert_eq!(by_id(read_all(&dir)), rows);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn markers_hidden_files_and_work_directories_are_skipped() {
-    let dir = scratch("markers");
-    let rows = trips(100);
-    write(&dir, &rows, |b| b);
+    let (dir, rows) = written("markers", 100);
     let leaf = dir.join("day=2024-01-01").join("city=Oslo");
     std::fs::write(dir.join("_committed_123"), b"{}").unwrap();
     std::fs::write(leaf.join(".part-00000.parquet.crc"), b"crc").unwrap();
@@ -313,7 +324,6 @@ fn markers_hidden_files_and_work_directories_are_skipped() {
     let reader = DatasetReader::<Trip>::builder(&dir).unwrap();
     assert_eq!(reader.files().len(), 12);
     assert_eq!(by_id(reader.build(ReadOptions::default()).unwrap().collect::<Result<_, _>>().unwrap()), rows);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -365,7 +375,6 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
             assert!(w.close().is_err());
         }
     }
-    std::fs::remove_dir_all(&shared).unwrap();
 
     // A directory whose value does not fit its field names the file and the fix.
     let bad = scratch("bad-dir");
@@ -406,7 +415,6 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
         panic!("a null into a String")
     };
     assert!(error.to_string().contains("holds a null; make `day` an `Option`"), "{error}");
-    std::fs::remove_dir_all(&nulls).unwrap();
 
     // A directory naming a field of a type that cannot partition (the
     // writer takes only `PartitionValue` fields: a compile error there).
@@ -424,7 +432,6 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
             .contains("partition fields must be booleans, integers, strings or dates (`NaiveDate`); `fare` is DOUBLE"),
         "{message}"
     );
-    std::fs::remove_dir_all(&floats).unwrap();
 
     // Files under different partition fields.
     let other = bad.join("f2.parquet");
@@ -433,8 +440,6 @@ fn bad_partitions_are_errors_that_say_what_to_change() {
     w.close().unwrap();
     let Err(error) = DatasetReader::<Named>::builder(&bad) else { panic!("two layouts") };
     assert!(error.to_string().contains("not under the same partition fields"), "{error}");
-    std::fs::remove_dir_all(&dir).unwrap();
-    std::fs::remove_dir_all(&bad).unwrap();
 }
 
 #[test]
@@ -456,7 +461,6 @@ fn a_writer_dropped_without_close_leaves_no_partial_file_and_no_marker() {
         assert_eq!(data.len(), 3, "{threads} threads: {files:?}");
         let back = read_all(&dir);
         assert_eq!(back.len(), 4500);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -468,7 +472,8 @@ fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker(
     let bin = env!("CARGO_BIN_EXE_dataset_crash");
     for threads in ["1", "2"] {
         let dir = scratch(&format!("crash-{threads}"));
-        let status = std::process::Command::new(bin).arg(&dir).arg(threads).status().expect("run dataset_crash");
+        let status =
+            std::process::Command::new(bin).arg(dir.as_os_str()).arg(threads).status().expect("run dataset_crash");
         assert!(!status.success(), "the child aborts");
         let files = listing(&dir);
         assert!(!files.iter().any(|f| f.ends_with("_SUCCESS")), "{files:?}");
@@ -499,7 +504,6 @@ fn a_writer_killed_mid_way_leaves_no_visible_partial_file_and_no_success_marker(
             .unwrap();
         assert_eq!(back.len(), visible.len() * 700);
         assert!(back.iter().all(|r| r.sensor == format!("s{}", r.seq % 4) && r.value == r.seq as f64));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -588,7 +592,6 @@ fn the_same_records_make_the_same_files_with_threads() {
         let summary = write(&dir, &rows, settings);
         assert_eq!(summary.rows, 1200);
         layouts.push(layout(&dir, &summary));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
     assert!(layouts.iter().all(|l| *l == layouts[0]), "{:?}", layouts.iter().map(Vec::len).collect::<Vec<_>>());
     let rows_in_files: i64 = layouts[0].iter().map(|(_, rows)| rows).sum();

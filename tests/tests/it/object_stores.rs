@@ -140,6 +140,25 @@ fn wide(n: usize) -> Vec<Wide> {
         .collect()
 }
 
+/// Writes `rows` to `path` by multipart upload, in row groups of
+/// `group_rows` and parts of `part_size` bytes, checks that it took at least
+/// `min_parts` parts, and returns the object's size.
+async fn upload<S: ObjectStore>(
+    store: &Arc<Counting<S>>,
+    path: &Path,
+    rows: &[Wide],
+    group_rows: usize,
+    part_size: usize,
+    min_parts: usize,
+) -> u64 {
+    let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(group_rows);
+    let mut w = StoreWriter::create_with_part_size(store.clone(), path, builder, part_size).await.unwrap();
+    w.write_all(rows).await.unwrap();
+    assert!(w.parts_uploaded() >= min_parts, "{} parts", w.parts_uploaded());
+    w.close().await.unwrap();
+    store.inner.head(path).await.unwrap().size
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")
 }
@@ -153,13 +172,7 @@ fn two_of_fifteen_columns_fetch_a_fraction_of_the_object_in_one_request_per_row_
     let store = Arc::new(Counting::<InMemory>::default());
     let path = Path::from("wide/part-0.parquet");
     runtime().block_on(async {
-        let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(84_000);
-        let mut w = StoreWriter::create_with_part_size(store.clone(), &path, builder, 8 << 20).await.unwrap();
-        w.write_all(&rows).await.unwrap();
-        assert!(w.parts_uploaded() >= 10, "{}", w.parts_uploaded());
-        w.close().await.unwrap();
-
-        let size = store.inner.head(&path).await.unwrap().size;
+        let size = upload(&store, &path, &rows, 84_000, 8 << 20, 10).await;
         assert!(size > 100_000_000, "{size}");
         assert_eq!(store.reads(), (0, 0));
 
@@ -328,12 +341,7 @@ fn s3_through_the_crates_client() {
     let rows = wide(200_000);
     runtime().block_on(async {
         let path = Path::from("wide/part-00000.parquet");
-        let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(40_000);
-        let mut w = StoreWriter::create_with_part_size(store.clone(), &path, builder, 5 << 20).await.unwrap();
-        w.write_all(&rows).await.unwrap();
-        assert!(w.parts_uploaded() >= 3, "{}", w.parts_uploaded());
-        w.close().await.unwrap();
-        let size = store.inner.head(&path).await.unwrap().size;
+        let size = upload(&store, &path, &rows, 40_000, 5 << 20, 3).await;
         assert!(size > 20_000_000, "{size}");
 
         let before = store.reads();

@@ -4,7 +4,9 @@
 use std::time::Instant;
 
 use parquet::basic::{Encoding, Type as PhysicalType};
-use parquet::data_type::{ByteArray, ByteArrayType, FixedLenByteArray, FixedLenByteArrayType, Int32Type, Int64Type};
+use parquet::data_type::{
+    ByteArray, ByteArrayType, DataType, FixedLenByteArray, FixedLenByteArrayType, Int32Type, Int64Type,
+};
 use parquet::file::properties::{DeltaBinaryPackedEncoderOptions, WriterProperties, WriterVersion};
 
 use super::super::test_pages::{data_pages, props, props_builder, Rng};
@@ -182,20 +184,32 @@ fn writer_settings() -> Vec<WriterProperties> {
     all
 }
 
+/// The parquet crate's DELTA_BINARY_PACKED pages of `values`, under every
+/// writer setting, each decode by `decode` to exactly the whole page.
+fn crate_pages_decode<T: DataType>(
+    physical: PhysicalType,
+    values: &[T::T],
+    decode: impl Fn(&[u8], usize, &mut Vec<T::T>) -> Result<usize, String>,
+) where
+    T::T: PartialEq + std::fmt::Debug,
+{
+    for props in writer_settings() {
+        let mut decoded = Vec::new();
+        for (encoding, buf) in data_pages::<T>(physical, 0, props, values) {
+            assert_eq!(encoding, Encoding::DELTA_BINARY_PACKED);
+            let taken = decode(&buf, values.len(), &mut decoded).unwrap();
+            assert_eq!(taken, buf.len(), "the stream is the whole values section");
+        }
+        assert_eq!(decoded, values, "{} values", values.len());
+    }
+}
+
 #[test]
 fn int32_pages_of_the_parquet_crate_decode() {
     let mut rng = Rng::new(1);
     for case in integer_cases(&mut rng, 32) {
         let values: Vec<i32> = case.iter().map(|v| *v as i32).collect();
-        for props in writer_settings() {
-            let mut decoded = Vec::new();
-            for (encoding, buf) in data_pages::<Int32Type>(PhysicalType::INT32, 0, props, &values) {
-                assert_eq!(encoding, Encoding::DELTA_BINARY_PACKED);
-                let taken = decode_binary_packed_i32(&buf, values.len(), &mut decoded).unwrap();
-                assert_eq!(taken, buf.len(), "the stream is the whole values section");
-            }
-            assert_eq!(decoded, values, "{} values", values.len());
-        }
+        crate_pages_decode::<Int32Type>(PhysicalType::INT32, &values, decode_binary_packed_i32);
     }
 }
 
@@ -203,15 +217,7 @@ fn int32_pages_of_the_parquet_crate_decode() {
 fn int64_pages_of_the_parquet_crate_decode() {
     let mut rng = Rng::new(2);
     for values in integer_cases(&mut rng, 64) {
-        for props in writer_settings() {
-            let mut decoded = Vec::new();
-            for (encoding, buf) in data_pages::<Int64Type>(PhysicalType::INT64, 0, props, &values) {
-                assert_eq!(encoding, Encoding::DELTA_BINARY_PACKED);
-                let taken = decode_binary_packed_i64(&buf, values.len(), &mut decoded).unwrap();
-                assert_eq!(taken, buf.len(), "the stream is the whole values section");
-            }
-            assert_eq!(decoded, values, "{} values", values.len());
-        }
+        crate_pages_decode::<Int64Type>(PhysicalType::INT64, &values, decode_binary_packed_i64);
     }
 }
 
@@ -421,17 +427,22 @@ fn split(b: &ByteBuffer) -> Vec<Vec<u8>> {
     b.split().into_iter().map(<[u8]>::to_vec).collect()
 }
 
-#[test]
-fn delta_length_byte_array_pages_of_the_parquet_crate_decode() {
-    let mut rng = Rng::new(5);
+/// The parquet crate's pages of random byte arrays in `encoding`, in both
+/// page versions, each decode by `decode` to exactly the whole page.
+fn crate_byte_pages_decode(
+    seed: u64,
+    encoding: Encoding,
+    decode: impl Fn(&[u8], usize, &mut ByteBuffer) -> Result<usize, String>,
+) {
+    let mut rng = Rng::new(seed);
     for values in byte_cases(&mut rng) {
         let arrays: Vec<ByteArray> = values.iter().map(|v| ByteArray::from(v.clone())).collect();
         for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
-            let props = props(Encoding::DELTA_LENGTH_BYTE_ARRAY, version, 1000);
             let mut out = ByteBuffer::default();
-            for (encoding, buf) in data_pages::<ByteArrayType>(PhysicalType::BYTE_ARRAY, 0, props, &arrays) {
-                assert_eq!(encoding, Encoding::DELTA_LENGTH_BYTE_ARRAY);
-                assert_eq!(decode_length_byte_array(&buf, values.len(), &mut out).unwrap(), buf.len());
+            let props = props(encoding, version, 1000);
+            for (written, buf) in data_pages::<ByteArrayType>(PhysicalType::BYTE_ARRAY, 0, props, &arrays) {
+                assert_eq!(written, encoding);
+                assert_eq!(decode(&buf, values.len(), &mut out).unwrap(), buf.len());
             }
             assert_eq!(split(&out), values);
         }
@@ -439,20 +450,13 @@ fn delta_length_byte_array_pages_of_the_parquet_crate_decode() {
 }
 
 #[test]
+fn delta_length_byte_array_pages_of_the_parquet_crate_decode() {
+    crate_byte_pages_decode(5, Encoding::DELTA_LENGTH_BYTE_ARRAY, decode_length_byte_array);
+}
+
+#[test]
 fn delta_byte_array_pages_of_the_parquet_crate_decode() {
-    let mut rng = Rng::new(6);
-    for values in byte_cases(&mut rng) {
-        let arrays: Vec<ByteArray> = values.iter().map(|v| ByteArray::from(v.clone())).collect();
-        for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
-            let props = props(Encoding::DELTA_BYTE_ARRAY, version, 1000);
-            let mut out = ByteBuffer::default();
-            for (encoding, buf) in data_pages::<ByteArrayType>(PhysicalType::BYTE_ARRAY, 0, props, &arrays) {
-                assert_eq!(encoding, Encoding::DELTA_BYTE_ARRAY);
-                assert_eq!(decode_byte_array(&buf, values.len(), None, &mut out).unwrap(), buf.len());
-            }
-            assert_eq!(split(&out), values);
-        }
-    }
+    crate_byte_pages_decode(6, Encoding::DELTA_BYTE_ARRAY, |buf, n, out| decode_byte_array(buf, n, None, out));
 }
 
 #[test]

@@ -46,18 +46,18 @@ pub fn tokens(text: &str) -> Vec<Tok> {
                 }
             }
         } else if ch == '"' {
-            i = skip_string(&c, i + 1);
+            i = skip_quoted(&c, i + 1, '"');
         } else if (ch == 'r' || ch == 'b') && raw_string_start(&c, i).is_some() {
             let (hashes, open) = raw_string_start(&c, i).unwrap_or_default();
             i = skip_raw_string(&c, open + 1, hashes);
         } else if ch == 'b' && at(i + 1) == '"' {
-            i = skip_string(&c, i + 2);
+            i = skip_quoted(&c, i + 2, '"');
         } else if ch == 'b' && at(i + 1) == '\'' {
-            i = skip_char(&c, i + 2);
+            i = skip_quoted(&c, i + 2, '\'');
         } else if ch == '\'' {
             // A character literal (`'x'`, `'\n'`) or a lifetime (`'a`).
             if at(i + 1) == '\\' || at(i + 2) == '\'' {
-                i = skip_char(&c, i + 1);
+                i = skip_quoted(&c, i + 1, '\'');
             } else {
                 i += 1;
                 while i < c.len() && is_ident_char(c[i]) {
@@ -95,24 +95,13 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// The index after the closing quote of a string whose body starts at `i`.
-fn skip_string(c: &[char], mut i: usize) -> usize {
+/// The index after the closing `quote` of a string or character literal
+/// whose body starts at `i` (a backslash escapes the next character).
+fn skip_quoted(c: &[char], mut i: usize, quote: char) -> usize {
     while i < c.len() {
         match c[i] {
             '\\' => i += 2,
-            '"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    i
-}
-
-/// The index after the closing quote of a character whose body starts at `i`.
-fn skip_char(c: &[char], mut i: usize) -> usize {
-    while i < c.len() {
-        match c[i] {
-            '\\' => i += 2,
-            '\'' => return i + 1,
+            q if q == quote => return i + 1,
             _ => i += 1,
         }
     }

@@ -36,6 +36,26 @@ pub(super) fn min_max<T: Copy, K: Copy + Ord>(values: &[T], key: impl Fn(T) -> K
     Some(values.iter().fold((first, first), |(min, max), &v| (min.min(key(v)), max.max(key(v)))))
 }
 
+/// The min and max of integers under `order`: the first of `[signed,
+/// unsigned]` orders them as numbers, the second (the unsigned logical
+/// types) as the unsigned numbers their bits are; any other order has none.
+/// `sign` is the type's `MIN`, its sign bit.
+#[inline(always)]
+pub(super) fn int_min_max<T>(values: &[T], order: Order, [signed, unsigned]: [Order; 2], sign: T) -> Option<(T, T)>
+where
+    T: Copy + Ord + std::ops::BitXor<Output = T>,
+{
+    if order == signed {
+        min_max(values, |v| v)
+    } else if order == unsigned {
+        // With its sign bit flipped, a value orders as a signed number the
+        // way its bits order as an unsigned one.
+        min_max(values, |v| v ^ sign).map(|(min, max)| (min ^ sign, max ^ sign))
+    } else {
+        None
+    }
+}
+
 /// The min, max and NaN count of float `values`, `None` if there are none.
 ///
 /// NaN is skipped (it folds in as the identity of each reduction, without a

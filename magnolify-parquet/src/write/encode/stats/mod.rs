@@ -33,7 +33,7 @@ use parquet::schema::types::ColumnDescPtr;
 
 use crate::values::{ByteBuffer, ColumnValues};
 
-use bounds::{byte_span, byte_values, displaces, float_min_max, fold_byte_pair, min_max, Bounds};
+use bounds::{byte_span, byte_values, displaces, float_min_max, fold_byte_pair, int_min_max, Bounds};
 use order::{decimal_cmp, f16_is_nan, f16_key, int96_key, Kind, Order, TotalOrder};
 use truncate::{lower_bound, upper_bound};
 
@@ -164,24 +164,13 @@ impl ValueStats {
     }
 
     fn update_i32(&mut self, values: &[i32]) {
-        let bounds = match self.kind.order {
-            Order::I32 => min_max(values, |v| v),
-            // Unsigned types order the bits as u32.
-            Order::U32 => min_max(values, |v| v as u32).map(|(min, max)| (min as i32, max as i32)),
-            _ => None,
-        };
-        if let Some((min, max)) = bounds {
+        if let Some((min, max)) = int_min_max(values, self.kind.order, [Order::I32, Order::U32], i32::MIN) {
             self.bounds.fold(self.kind.order, &Bounds::I32(min, max));
         }
     }
 
     fn update_i64(&mut self, values: &[i64]) {
-        let bounds = match self.kind.order {
-            Order::I64 => min_max(values, |v| v),
-            Order::U64 => min_max(values, |v| v as u64).map(|(min, max)| (min as i64, max as i64)),
-            _ => None,
-        };
-        if let Some((min, max)) = bounds {
+        if let Some((min, max)) = int_min_max(values, self.kind.order, [Order::I64, Order::U64], i64::MIN) {
             self.bounds.fold(self.kind.order, &Bounds::I64(min, max));
         }
     }

@@ -205,39 +205,30 @@ pub(super) trait TotalOrder: Copy {
     fn nan(self) -> bool;
 }
 
-impl TotalOrder for f32 {
-    type Key = i32;
-    const ABOVE: i32 = i32::MAX;
-    const BELOW: i32 = i32::MIN;
-    #[inline(always)]
-    fn key(self) -> i32 {
-        let bits = self.to_bits() as i32;
-        bits ^ ((((bits >> 31) as u32) >> 1) as i32)
-    }
-    fn from_key(key: i32) -> f32 {
-        // The mapping is its own inverse.
-        f32::from_bits((key ^ ((((key >> 31) as u32) >> 1) as i32)) as u32)
-    }
-    #[inline(always)]
-    fn nan(self) -> bool {
-        self.is_nan()
-    }
+/// The key of a float: its bits as a signed integer, with the bits below
+/// the sign flipped for negative numbers so that they order downwards. The
+/// mapping is its own inverse.
+macro_rules! total_order {
+    ($float:ty, $key:ty, $bits:ty, $sign:literal) => {
+        impl TotalOrder for $float {
+            type Key = $key;
+            const ABOVE: $key = <$key>::MAX;
+            const BELOW: $key = <$key>::MIN;
+            #[inline(always)]
+            fn key(self) -> $key {
+                let bits = self.to_bits() as $key;
+                bits ^ ((((bits >> $sign) as $bits) >> 1) as $key)
+            }
+            fn from_key(key: $key) -> $float {
+                <$float>::from_bits((key ^ ((((key >> $sign) as $bits) >> 1) as $key)) as $bits)
+            }
+            #[inline(always)]
+            fn nan(self) -> bool {
+                self.is_nan()
+            }
+        }
+    };
 }
 
-impl TotalOrder for f64 {
-    type Key = i64;
-    const ABOVE: i64 = i64::MAX;
-    const BELOW: i64 = i64::MIN;
-    #[inline(always)]
-    fn key(self) -> i64 {
-        let bits = self.to_bits() as i64;
-        bits ^ ((((bits >> 63) as u64) >> 1) as i64)
-    }
-    fn from_key(key: i64) -> f64 {
-        f64::from_bits((key ^ ((((key >> 63) as u64) >> 1) as i64)) as u64)
-    }
-    #[inline(always)]
-    fn nan(self) -> bool {
-        self.is_nan()
-    }
-}
+total_order!(f32, i32, u32, 31);
+total_order!(f64, i64, u64, 63);

@@ -131,48 +131,38 @@ const F32_NANS: [u32; 6] = [0x7FC0_0000, 0xFFC0_0000, 0x7FC0_0001, 0xFFFF_FFFF, 
 const F64_NANS: [u64; 5] =
     [0x7FF8_0000_0000_0000, 0xFFF8_0000_0000_0000, 0x7FF8_0000_0000_0001, 0xFFFF_FFFF_FFFF_FFFF, 0x7FF0_0000_0000_0001];
 
-fn f32_value(rng: &mut Rng) -> f32 {
-    match rng.below(6) {
-        0 => (rng.below(200) as f32 - 100.0) / 8.0,
-        1 => rng.pick(&[
-            0.0,
-            -0.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::MIN,
-            f32::MAX,
-            f32::MIN_POSITIVE,
-            -f32::MIN_POSITIVE,
-            f32::from_bits(1),
-            f32::from_bits(0x8000_0001),
-        ]),
-        2 => f32::from_bits(rng.pick(&F32_NANS)),
-        3 => f32::from_bits(rng.next() as u32),
-        4 => rng.pick(&[0.0, -0.0]),
-        _ => rng.below(5) as f32,
-    }
+/// A float drawn from the cases its statistics must get right: small exact
+/// numbers, the edges (zeros, infinities, extremes, the least normal and
+/// subnormal numbers of both signs), NaNs of several signs and payloads, any
+/// bits, and zeros of both signs.
+macro_rules! float_value {
+    ($name:ident, $float:ident, $nans:expr, $least_negative_subnormal:expr) => {
+        fn $name(rng: &mut Rng) -> $float {
+            match rng.below(6) {
+                0 => (rng.below(200) as $float - 100.0) / 8.0,
+                1 => rng.pick(&[
+                    0.0,
+                    -0.0,
+                    $float::INFINITY,
+                    $float::NEG_INFINITY,
+                    $float::MIN,
+                    $float::MAX,
+                    $float::MIN_POSITIVE,
+                    -$float::MIN_POSITIVE,
+                    $float::from_bits(1),
+                    $float::from_bits($least_negative_subnormal),
+                ]),
+                2 => $float::from_bits(rng.pick(&$nans)),
+                3 => $float::from_bits(rng.next() as _),
+                4 => rng.pick(&[0.0, -0.0]),
+                _ => rng.below(5) as $float,
+            }
+        }
+    };
 }
 
-fn f64_value(rng: &mut Rng) -> f64 {
-    match rng.below(6) {
-        0 => (rng.below(200) as f64 - 100.0) / 8.0,
-        1 => rng.pick(&[
-            0.0,
-            -0.0,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::MIN,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-            f64::from_bits(1),
-            f64::from_bits(0x8000_0000_0000_0001),
-        ]),
-        2 => f64::from_bits(rng.pick(&F64_NANS)),
-        3 => f64::from_bits(rng.next()),
-        4 => rng.pick(&[0.0, -0.0]),
-        _ => rng.below(5) as f64,
-    }
-}
+float_value!(f32_value, f32, F32_NANS, 0x8000_0001);
+float_value!(f64_value, f64, F64_NANS, 0x8000_0000_0000_0001);
 
 fn f16_value(rng: &mut Rng) -> Vec<u8> {
     let bits: u16 = match rng.below(4) {
