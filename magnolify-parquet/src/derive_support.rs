@@ -69,7 +69,9 @@ pub struct Via<'a>(PhantomData<&'a ()>);
     message = "`{T}` cannot be written to Parquet",
     label = "this type has no Parquet form",
     note = "supported: primitives, strings, bytes, Option, Vec, maps, Box, references, Cow, derived structs and \
-            enums, and the logical types behind features; convert other types with #[parquet(with = \"module\")]"
+            enums; chrono's dates and times, Uuid, rust_decimal's Decimal, BigDecimal and half's f16 with the \
+            magnolify-parquet features `chrono`, `uuid`, `decimal`, `bigdecimal` and `half` (enable the one for \
+            the type); convert other types with #[parquet(with = \"module\")]"
 )]
 pub trait WriteField<T: ?Sized> {
     /// `T::write`.

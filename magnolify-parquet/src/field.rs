@@ -32,7 +32,9 @@ use crate::shred::{ColumnSink, WriteAt};
     message = "`{Self}` has no Parquet form",
     label = "not a Parquet field type",
     note = "supported: primitives, strings, bytes, Option, Vec, maps, Box, references, Cow, derived structs and \
-            enums, and the logical types behind features; convert other types with #[parquet(with = \"module\")]"
+            enums; chrono's dates and times, Uuid, rust_decimal's Decimal, BigDecimal and half's f16 with the \
+            magnolify-parquet features `chrono`, `uuid`, `decimal`, `bigdecimal` and `half` (enable the one for \
+            the type); convert other types with #[parquet(with = \"module\")]"
 )]
 pub trait ParquetSchema {
     /// Number of leaf columns the type occupies.

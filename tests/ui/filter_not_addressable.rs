@@ -1,5 +1,5 @@
-// Fields inside lists and maps have no handles, and ordering is only for
-// ordered types.
+// Fields inside lists and maps have no handles (a comparison says the field
+// is not addressable), and ordering is only for ordered types.
 use magnolify_parquet::ParquetType;
 
 #[derive(ParquetType)]
@@ -21,6 +21,7 @@ struct Leg {
 
 fn main() {
     let _ = Trip::fields().stops.eq(vec![]);
+    let _ = Trip::fields().stops.is_in([vec![String::new()]]);
     let _ = Leg::fields().mode.eq(Mode::Bus);
     let _ = Leg::fields().mode.lt(Mode::Train);
 }

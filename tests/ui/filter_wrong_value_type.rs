@@ -1,5 +1,5 @@
-// A field's handle takes values of the field's own type: a timestamp is
-// not compared with an integer, a string not with a number.
+// A field's handle takes values of the field's own type (text fields a `&str`
+// too): a timestamp is not compared with an integer, a string not with a number.
 use chrono::{DateTime, Utc};
 use magnolify_parquet::ParquetType;
 

@@ -83,7 +83,7 @@ impl<T: OwnedRecord> StoreDatasetReaderBuilder<T> {
 ///     w.close().await?;
 /// }
 /// let f = Sensed::fields();
-/// let options = ReadOptions::default().filter(f.sensor.eq("b".into()));
+/// let options = ReadOptions::default().filter(f.sensor.eq("b"));
 /// let mut dataset = StoreDatasetReader::builder(store, &Path::from("readings")).await?.build(options)?;
 /// let mut all = Vec::new();
 /// while let Some(record) = dataset.next().await {

@@ -91,8 +91,53 @@ impl<R, T, N> std::fmt::Debug for Field<R, T, N> {
 
 /// The handle of a field that predicates cannot address: lists, maps,
 /// fields read `with` a module, and types without a column order.
+///
+/// Its comparison methods exist only to fail to compile with a message
+/// that says so (their argument must be [`Addressable`], which no type
+/// is), where without them `stops.eq(..)` on a list field would find
+/// `Iterator::eq` and complain that the handle is not an iterator.
 #[derive(Clone, Copy, Debug)]
 pub struct NotAddressable;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// What no value is: the bound of [`NotAddressable`]'s methods, so that a
+/// predicate on a list, a map or a field read `with` a module does not
+/// compile, saying why.
+#[diagnostic::on_unimplemented(
+    message = "this field is not addressable: predicates compare fields with a column of their own, not lists, maps \
+               or fields read `with` a module",
+    label = "compared with a field that is not addressable",
+    note = "compare a field of a struct (or of an `Option` of one); the records read can still be filtered on \
+            anything with `Iterator::filter`"
+)]
+pub trait Addressable: sealed::Sealed {
+    /// Never called: no type implements the trait.
+    fn unreachable(self) -> std::convert::Infallible;
+}
+
+/// The methods of [`Field`], on [`NotAddressable`]: none can be called.
+macro_rules! not_addressable_methods {
+    ($($method:ident),*) => {
+        impl NotAddressable {
+            $(
+                #[doc = concat!("Does not compile: the field is not addressable (see `Field::", stringify!($method), "`).")]
+                pub fn $method<V: Addressable>(&self, value: V) -> std::convert::Infallible {
+                    value.unreachable()
+                }
+            )*
+
+            /// Does not compile: the field is not addressable (see `Field::between`).
+            pub fn between<V: Addressable>(&self, low: V, _high: V) -> std::convert::Infallible {
+                low.unreachable()
+            }
+        }
+    };
+}
+
+not_addressable_methods!(eq, ne, lt, le, gt, ge, is_in, starts_with);
 
 /// The field handles of a type, for records of `R`: what
 /// `#[derive(ParquetType)]` generates `fields()` from.

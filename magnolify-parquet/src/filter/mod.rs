@@ -24,7 +24,7 @@
 //! let file = bytes::Bytes::from(w.into_inner()?);
 //!
 //! let f = Trip::fields();
-//! let wanted = f.id.between(250, 260).and(f.city.eq("Lima".into())).and(f.fare.is_not_null());
+//! let wanted = f.id.between(250, 260).and(f.city.eq("Lima")).and(f.fare.is_not_null());
 //! let mut reader = ReaderBuilder::new(file)?.build(ReadOptions::default().filter(wanted))?;
 //! let ids: Vec<u32> = reader.by_ref().map(|t| t.map(|t| t.id)).collect::<Result<_, _>>()?;
 //! assert_eq!(ids, [251, 253, 257, 259]);
@@ -53,9 +53,9 @@ mod predicate;
 mod prune;
 mod row_ranges;
 
-pub use handle::{At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
+pub use handle::{Addressable, At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
 pub use key::{bytes_key, FilterValue, Key};
-pub use predicate::{Predicate, Text};
+pub use predicate::{FilterArg, Predicate, Text};
 pub(crate) use prune::{constants_may_pass, page_selection, verdict, BloomFilters, PageIndexes, Verdict};
 pub(crate) use row_ranges::RowRanges;
 

@@ -180,18 +180,18 @@ impl<R: 'static, T: FilterValue + PartialEq + Clone + fmt::Debug, N> Field<R, T,
     }
 
     /// The field equals `value`.
-    pub fn eq(&self, value: T) -> Predicate<R> {
-        self.compare(Op::Eq, value, |x, v| x == v)
+    pub fn eq(&self, value: impl FilterArg<T>) -> Predicate<R> {
+        self.compare(Op::Eq, value.into_value(), |x, v| x == v)
     }
 
     /// The field is not null and differs from `value`.
-    pub fn ne(&self, value: T) -> Predicate<R> {
-        self.compare(Op::Ne, value, |x, v| x != v)
+    pub fn ne(&self, value: impl FilterArg<T>) -> Predicate<R> {
+        self.compare(Op::Ne, value.into_value(), |x, v| x != v)
     }
 
     /// The field equals one of `values` (none: never).
-    pub fn is_in(&self, values: impl IntoIterator<Item = T>) -> Predicate<R> {
-        let values: Vec<T> = values.into_iter().collect();
+    pub fn is_in<A: FilterArg<T>>(&self, values: impl IntoIterator<Item = A>) -> Predicate<R> {
+        let values: Vec<T> = values.into_iter().map(FilterArg::into_value).collect();
         let get = self.get.clone();
         let text = format!("{} in {values:?}", self.path);
         let keys: Vec<Value> = values.iter().map(|v| Arc::new(v.clone()) as Value).collect();
@@ -202,27 +202,27 @@ impl<R: 'static, T: FilterValue + PartialEq + Clone + fmt::Debug, N> Field<R, T,
 
 impl<R: 'static, T: FilterValue + PartialOrd + Clone + fmt::Debug, N> Field<R, T, N> {
     /// The field is less than `value`.
-    pub fn lt(&self, value: T) -> Predicate<R> {
-        self.compare(Op::Lt, value, |x, v| x < v)
+    pub fn lt(&self, value: impl FilterArg<T>) -> Predicate<R> {
+        self.compare(Op::Lt, value.into_value(), |x, v| x < v)
     }
 
     /// The field is at most `value`.
-    pub fn le(&self, value: T) -> Predicate<R> {
-        self.compare(Op::Le, value, |x, v| x <= v)
+    pub fn le(&self, value: impl FilterArg<T>) -> Predicate<R> {
+        self.compare(Op::Le, value.into_value(), |x, v| x <= v)
     }
 
     /// The field is greater than `value`.
-    pub fn gt(&self, value: T) -> Predicate<R> {
-        self.compare(Op::Gt, value, |x, v| x > v)
+    pub fn gt(&self, value: impl FilterArg<T>) -> Predicate<R> {
+        self.compare(Op::Gt, value.into_value(), |x, v| x > v)
     }
 
     /// The field is at least `value`.
-    pub fn ge(&self, value: T) -> Predicate<R> {
-        self.compare(Op::Ge, value, |x, v| x >= v)
+    pub fn ge(&self, value: impl FilterArg<T>) -> Predicate<R> {
+        self.compare(Op::Ge, value.into_value(), |x, v| x >= v)
     }
 
     /// `low <= field <= high`.
-    pub fn between(&self, low: T, high: T) -> Predicate<R> {
+    pub fn between(&self, low: impl FilterArg<T>, high: impl FilterArg<T>) -> Predicate<R> {
         self.ge(low).and(self.le(high))
     }
 }
@@ -247,6 +247,51 @@ pub trait Text: AsRef<str> {}
 impl Text for String {}
 impl Text for Box<str> {}
 impl Text for Arc<str> {}
+
+/// What a predicate compares a field of type `T` with: a `T`, and for a
+/// text field a `&str` too, so that no call needs `.into()`.
+///
+/// ```
+/// use magnolify_parquet::ParquetType;
+///
+/// #[derive(ParquetType)]
+/// struct Trip { id: u64, city: String }
+///
+/// let f = Trip::fields();
+/// let wanted = f.city.eq("Lima").or(f.city.is_in(["Oslo", "Quito"])).and(f.id.between(250, 260));
+/// assert_eq!(
+///     format!("{wanted:?}"),
+///     r#"((city == "Lima" or city in ["Oslo", "Quito"]) and (id >= 250 and id <= 260))"#
+/// );
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "a predicate on a `{T}` field compares it with a `{T}`, not with `{Self}`",
+    label = "expected a `{T}`",
+    note = "text fields take a `&str` too; other fields take their own type (convert the value first)"
+)]
+pub trait FilterArg<T> {
+    /// The value compared with.
+    fn into_value(self) -> T;
+}
+
+impl<T: FilterValue> FilterArg<T> for T {
+    fn into_value(self) -> T {
+        self
+    }
+}
+
+/// `&str` for the text fields.
+macro_rules! str_args {
+    ($($t:ty),*) => {$(
+        impl FilterArg<$t> for &str {
+            fn into_value(self) -> $t {
+                self.into()
+            }
+        }
+    )*};
+}
+
+str_args!(String, Box<str>, Arc<str>);
 
 impl<R: 'static, T: Text + 'static, N> Field<R, T, N> {
     /// The text starts with `prefix`.

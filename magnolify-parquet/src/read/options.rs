@@ -46,7 +46,7 @@ impl Limits {
 /// let file = bytes::Bytes::from(w.into_inner()?);
 ///
 /// let f = Reading::fields();
-/// let options = ReadOptions::default().threads(1).batch_size(256).filter(f.value.ge(95).and(f.sensor.ne("s0".into())));
+/// let options = ReadOptions::default().threads(1).batch_size(256).filter(f.value.ge(95).and(f.sensor.ne("s0")));
 /// let reader = ReaderBuilder::new(file)?.build(options)?;
 /// let values: Vec<i64> = reader.map(|r| r.map(|r| r.value)).collect::<Result<_, _>>()?;
 /// assert_eq!(values, [95, 97, 98]);

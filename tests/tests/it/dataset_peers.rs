@@ -64,7 +64,7 @@ fn a_pyarrow_dataset_reads_back_row_for_row() {
 #[test]
 fn peer_datasets_are_pruned_by_their_partition_values() {
     let f = Sale::fields();
-    let wanted = f.region.eq("Zürich".into()).and(f.day.ge(NaiveDate::from_ymd_opt(2024, 3, 2).unwrap()));
+    let wanted = f.region.eq("Zürich").and(f.day.ge(NaiveDate::from_ymd_opt(2024, 3, 2).unwrap()));
     let rows: Vec<Sale> = expected().into_iter().filter(|s| wanted.test(s)).collect();
     assert_eq!(rows.len(), 7);
     for name in ["sales.spark", "sales.pyarrow"] {
@@ -120,7 +120,7 @@ fn a_spark_dataset_in_an_object_store_reads_back_and_is_pruned() {
         assert_eq!(rows, expected());
 
         let f = Sale::fields();
-        let wanted = f.region.eq("North/East".into()).and(f.day.eq(NaiveDate::from_ymd_opt(2024, 3, 1).unwrap()));
+        let wanted = f.region.eq("North/East").and(f.day.eq(NaiveDate::from_ymd_opt(2024, 3, 1).unwrap()));
         let mut dataset = StoreDatasetReader::builder(store.clone(), &prefix)
             .await
             .unwrap()

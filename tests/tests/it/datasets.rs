@@ -274,7 +274,7 @@ fn a_predicate_skips_the_files_of_other_partitions_and_filters_records() {
     let cases = [
         (f.day.eq(day2), 8),
         (f.city.is_null(), 9),
-        (f.city.eq("Oslo".into()).or(f.city.is_null()), 6),
+        (f.city.eq("Oslo").or(f.city.is_null()), 6),
         (f.day.ge(day2).and(f.fare.lt(300.0)), 4),
         (f.fare.lt(300.0), 0),
         (f.day.eq(day2).not(), 4),

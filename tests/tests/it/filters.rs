@@ -408,12 +408,8 @@ fn byte_array_statistics_of_parquet_mr_before_1_8_are_not_trusted() {
     ] {
         let file = named_file(created_by);
         let expected = if trusted { 3 } else { 0 };
-        assert_eq!(skipped_and_passed(file.clone(), f.s.gt("t".into())), (expected, 0), "{created_by}");
-        assert_eq!(
-            skipped_and_passed(file.clone(), f.s.eq("s15".into())),
-            (if trusted { 2 } else { 0 }, 1),
-            "{created_by}"
-        );
+        assert_eq!(skipped_and_passed(file.clone(), f.s.gt("t")), (expected, 0), "{created_by}");
+        assert_eq!(skipped_and_passed(file.clone(), f.s.eq("s15")), (if trusted { 2 } else { 0 }, 1), "{created_by}");
         assert_eq!(
             skipped_and_passed(file.clone(), f.s.starts_with("s2")),
             (if trusted { 2 } else { 0 }, 10),
@@ -428,7 +424,7 @@ fn byte_array_statistics_of_parquet_mr_before_1_8_are_not_trusted() {
             WriterBuilder::<Named>::new().max_row_group_rows(10).created_by(created_by).build(Vec::new()).unwrap();
         w.write_all(&same).unwrap();
         let file = Bytes::from(w.into_inner().unwrap());
-        assert_eq!(skipped_and_passed(file, f.s.eq("c".into())), (if trusted { 2 } else { 0 }, 0), "{created_by}");
+        assert_eq!(skipped_and_passed(file, f.s.eq("c")), (if trusted { 2 } else { 0 }, 0), "{created_by}");
     }
 }
 
@@ -507,13 +503,13 @@ fn bloom_filter_attributes_write_filters_that_prune_equalities() {
     };
     // Every row group's emails span "0@x.org" to "99@x.org": min and max
     // rule nothing out, the filters three groups.
-    assert_eq!(read(f.email.eq("123@x.org".into())), (1, 3, 1));
-    assert_eq!(read(f.email.is_in(["5@x.org".into(), "6@x.org".into()])), (2, 2, 2));
-    assert_eq!(read(f.home.zip.eq("00031".into())), (1, 3, 1));
+    assert_eq!(read(f.email.eq("123@x.org")), (1, 3, 1));
+    assert_eq!(read(f.email.is_in(["5@x.org", "6@x.org"])), (2, 2, 2));
+    assert_eq!(read(f.home.zip.eq("00031")), (1, 3, 1));
     // No filter on `city`: nothing skipped; none on an absent value's
     // negation either.
-    assert_eq!(read(f.home.city.eq("Lima".into())).1, 0);
-    assert_eq!(read(f.email.ne("123@x.org".into())), (4, 0, 399));
+    assert_eq!(read(f.home.city.eq("Lima")).1, 0);
+    assert_eq!(read(f.email.ne("123@x.org")), (4, 0, 399));
 }
 
 /// A `bloom_filter` on a field of several columns is refused when the

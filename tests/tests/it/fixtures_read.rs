@@ -1126,7 +1126,7 @@ fn peers_events_are_pruned_and_filtered() {
         for predicate in [
             f.code.eq(code.clone()),
             f.code.starts_with(&code[..3]),
-            f.name.is_in(["user7".to_owned(), "user1000".to_owned()]),
+            f.name.is_in(["user7", "user1000"]),
             f.amount.gt(Decimal::new(99_000, 2)).or(f.amount.lt(Decimal::new(-99_000, 2))),
             f.size.ge(u32::MAX - 1),
             f.size.between(1, 5).and(f.flag.is_null()),
@@ -1148,7 +1148,7 @@ fn peers_events_are_pruned_and_filtered() {
         // A name in no row group, though within every one's min and max
         // ("user0" to "user99"): DuckDB's bloom filters on its dictionary
         // columns rule them all out; pyarrow wrote none on `name`.
-        let absent = events_read(name, &all, f.name.eq("user1000".into()));
+        let absent = events_read(name, &all, f.name.eq("user1000"));
         eprintln!("{name}: absent name: {absent:?}");
         let groups = if name == "peers/events.pyarrow" { 8 } else { 2 };
         let expected = if name == "peers/events.pyarrow" { (groups, 0, 0, 0) } else { (0, 0, groups, 0) };

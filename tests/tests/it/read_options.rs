@@ -51,7 +51,7 @@ fn options() -> ReadOptions<Sale> {
         .max_page_bytes(1 << 20)
         .max_levels(1 << 20)
         .verify_page_checksums(true)
-        .filter(f.amount.between(250, 420).and(f.region.ne("b".into())))
+        .filter(f.amount.between(250, 420).and(f.region.ne("b")))
 }
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -284,7 +284,7 @@ impl<T, C: RecordWrite> WriterBuilder<T, C> {
     /// // "p150" is in row group 1; groups 2 and 3 ("p200".."p399") are ruled
     /// // out by their min and max, group 0 ("p0".."p99", a range that holds
     /// // "p150" as text) only by its bloom filter.
-    /// let mut reader = ReaderBuilder::new(file)?.build(ReadOptions::default().filter(Visit::fields().page.eq("p150".into())))?;
+    /// let mut reader = ReaderBuilder::new(file)?.build(ReadOptions::default().filter(Visit::fields().page.eq("p150")))?;
     /// assert_eq!(reader.by_ref().count(), 1);
     /// let counts = reader.counts();
     /// assert_eq!((counts.row_groups_read, counts.row_groups_skipped_by_bloom_filters), (1, 1));
