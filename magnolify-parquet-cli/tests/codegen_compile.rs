@@ -12,7 +12,8 @@
 //! records back with `ParquetWriter`, and this test compares `cat` of what
 //! was written with the fixture's expected JSON, row for row (for the
 //! files made from Avro fixtures, with `cat` of the file read). Every
-//! generated module also passes `rustfmt --check`.
+//! generated module also passes `rustfmt --check`, and its header lists
+//! exactly the crates its code names (the `Cargo.toml` lines a user pastes).
 
 mod common;
 
@@ -122,6 +123,7 @@ fn generated_code_compiles_and_reads_every_fixture() {
     }
 
     assert_rustfmt_clean(krate, &cases);
+    assert_dependencies_listed(krate, &cases);
     write_crate(krate, &scratch.name, &cases);
     let build_started = std::time::Instant::now();
     let build = Command::new(env!("CARGO"))
@@ -237,6 +239,47 @@ fn assert_rustfmt_clean(krate: &Path, cases: &[Case]) {
     if let Err(output) = magnolify_parquet_cli::codegen::rustfmt_check(krate, &files) {
         panic!("generated code is not rustfmt-clean:\n{output}");
     }
+}
+
+/// The crates generated code may name, each with the magnolify-parquet
+/// feature for its types.
+const CRATES: &[(&str, &str)] = &[
+    ("bigdecimal", "bigdecimal"),
+    ("chrono", "chrono"),
+    ("half", "half"),
+    ("rust_decimal", "decimal"),
+    ("uuid", "uuid"),
+];
+
+/// The `Cargo.toml` lines of each module's header name exactly the crates
+/// its code names, and magnolify-parquet with their features, so that a
+/// user who pastes them has what the code needs and nothing more.
+fn assert_dependencies_listed(krate: &Path, cases: &[Case]) {
+    let mut failures = Vec::new();
+    for case in cases {
+        let code = std::fs::read_to_string(krate.join("src").join(format!("{}.rs", case.module))).expect("a module");
+        let (header, body): (Vec<&str>, Vec<&str>) = code.lines().partition(|l| l.starts_with("// "));
+        let listed: Vec<&str> = CRATES
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| header.iter().any(|l| l.starts_with(&format!("// {c} = \""))))
+            .collect();
+        let named: Vec<&str> =
+            CRATES.iter().map(|(c, _)| *c).filter(|c| body.iter().any(|l| l.contains(&format!("{c}::")))).collect();
+        if listed != named {
+            failures.push(format!("{}: the header lists {listed:?}, the code names {named:?}", case.name));
+        }
+        let Some(library) = header.iter().find(|l| l.starts_with("// magnolify-parquet = ")) else {
+            failures.push(format!("{}: no magnolify-parquet line in the header", case.name));
+            continue;
+        };
+        for (c, feature) in CRATES {
+            if named.contains(c) != library.contains(&format!("\"{feature}\"")) {
+                failures.push(format!("{}: `{library}` for the crates {named:?}", case.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "headers that do not list what the code needs:\n{}", failures.join("\n"));
 }
 
 /// Writes the crate: a manifest on the library by path (features and

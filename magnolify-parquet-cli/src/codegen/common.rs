@@ -81,7 +81,11 @@ pub fn with_notes(mut doc: Vec<String>, notes: Vec<String>) -> Vec<String> {
 pub fn vec_of(element: RustType, cx: &mut FieldCx) -> RustType {
     let element = match element {
         RustType::Scalar(Scalar::U8) => {
-            cx.notes.push("Elements are INTEGER(8,false), read as u16: `Vec<u8>` is a byte string.".to_owned());
+            cx.notes.push(
+                "Elements are INTEGER(8,false), read as u16: `Vec<u8>` is a byte string. Not kept: the 8-bit width \
+                 (written back as INTEGER(16,false))."
+                    .to_owned(),
+            );
             RustType::Scalar(Scalar::U16)
         }
         other => other,
@@ -95,7 +99,10 @@ pub fn bytes(fixed: Option<usize>, cx: &mut FieldCx) -> Scalar {
     match fixed {
         Some(n) if n <= MAX_ARRAY_LEN => Scalar::FixedBytes(n),
         Some(n) => {
-            cx.notes.push(format!("FIXED_LEN_BYTE_ARRAY({n}): read as Vec<u8> rather than a {n}-byte array."));
+            cx.notes.push(format!(
+                "FIXED_LEN_BYTE_ARRAY({n}): read as Vec<u8> rather than a {n}-byte array. Not kept: the fixed \
+                 length (written back as BYTE_ARRAY)."
+            ));
             Scalar::Bytes
         }
         None => Scalar::Bytes,
@@ -104,11 +111,27 @@ pub fn bytes(fixed: Option<usize>, cx: &mut FieldCx) -> Scalar {
 
 /// `rust_decimal::Decimal` up to 28 digits, `bigdecimal::BigDecimal` above,
 /// with the precision, scale and (when not the default for the precision)
-/// physical type, so that writes give the same column. `Err` says why the
-/// precision and scale are invalid.
-pub fn decimal(precision: u32, scale: u32, physical: DecimalPhysical, cx: &mut FieldCx) -> Result<RustType, String> {
+/// physical type, so that writes give the same column; `fixed` is the
+/// length of a fixed-length one, noted when writes use another. `Err` says
+/// why the precision and scale are invalid.
+pub fn decimal(
+    precision: u32,
+    scale: u32,
+    physical: DecimalPhysical,
+    fixed: Option<usize>,
+    cx: &mut FieldCx,
+) -> Result<RustType, String> {
     if precision == 0 || scale > precision {
         return Err(format!("DECIMAL({precision}, {scale}) is invalid"));
+    }
+    let fewest = min_fixed_len(precision);
+    match fixed {
+        // The attribute has no length: writes use the fewest bytes that hold the precision.
+        Some(n) if physical == DecimalPhysical::Fixed && precision <= 76 && n != fewest => cx.notes.push(format!(
+            "Not kept: the length of its {n} fixed bytes (written back in {fewest}, the fewest that hold \
+             {precision} digits)."
+        )),
+        _ => {}
     }
     let default = match precision {
         ..=9 => DecimalPhysical::Int32,
@@ -132,4 +155,29 @@ pub fn decimal(precision: u32, scale: u32, physical: DecimalPhysical, cx: &mut F
             RustType::Scalar(Scalar::BigDecimal)
         }
     })
+}
+
+/// The fewest bytes of a FIXED_LEN_BYTE_ARRAY DECIMAL that hold `precision`
+/// digits, the length the runtime writes: `n` bytes hold
+/// ⌊log10(2^(8n-1))⌋ digits (a power of two is never a power of ten, so
+/// the float never lands on an integer, where rounding could misfloor).
+pub fn min_fixed_len(precision: u32) -> usize {
+    (1..)
+        .find(|&n: &usize| ((8 * n - 1) as f64 * std::f64::consts::LOG10_2).floor() >= f64::from(precision))
+        .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::min_fixed_len;
+
+    /// The format's table, which the runtime's writer follows.
+    #[test]
+    fn fixed_lengths_of_decimals() {
+        for (precision, len) in
+            [(1, 1), (2, 1), (3, 2), (9, 4), (10, 5), (18, 8), (20, 9), (28, 12), (38, 16), (40, 17), (76, 32)]
+        {
+            assert_eq!(min_fixed_len(precision), len, "{precision}");
+        }
+    }
 }

@@ -13,13 +13,20 @@
 //!   a nullable item type is read as the type itself);
 //! * maps are `BTreeMap<String, _>` (a map of `null`s, which parquet-avro
 //!   writes as a key-only map, is the `Vec` of its keys);
-//! * enums are unit enums, fixed types `[u8; N]`, fields of type `null` have
-//!   no column and are left out;
+//! * enums are unit enums (variants in UpperCamelCase, renamed to their
+//!   symbols where they differ), fixed types `[u8; N]`, fields of type
+//!   `null` have no column and are left out;
 //! * logical types: `decimal` is `rust_decimal::Decimal` (or
 //!   `bigdecimal::BigDecimal` above 28 digits), `date`, `time-*`,
 //!   `timestamp-*` and `local-timestamp-*` their chrono types and units;
 //!   `uuid` (stored as text), `big-decimal` and `duration` keep the form
 //!   parquet-avro stores them in: `String`, bytes and `[u8; 12]`.
+//!
+//! What the Rust type does not keep (a time's UTC flag, the time zone a
+//! local timestamp had, a decimal's fixed length) is noted on the field. A
+//! union in an array is named after the array's singular (`payments` →
+//! `PaymentUnion`) when no other type of the file has that name: the schema
+//! is walked twice, the first time to learn the other names.
 
 use std::collections::HashMap;
 
@@ -31,24 +38,29 @@ use super::error::CodegenError;
 use super::model::{
     DecimalPhysical, EnumDef, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef, TimeUnit,
 };
-use super::names::{camel_case, comment_text, FieldNames, StructNames};
+use super::names::{camel_case, comment_text, FieldNames, StructNames, VariantNames};
 
 /// Builds the model of the Avro record `schema`, arrays in `layout`, the
 /// root struct named `root_name` (or after the record).
 pub fn model(schema: &Schema, layout: ListLayout, root_name: Option<&str>) -> Result<Model, CodegenError> {
     let Schema::Record(root) = schema else { return Err(CodegenError::NotARecord) };
     let resolved = ResolvedSchema::try_from(schema).map_err(|e| CodegenError::Avro(e.to_string()))?;
-    let mut front = Front {
+    let front = |struct_names| Front {
         names: resolved.get_names().iter().map(|(n, s)| (n.clone(), *s)).collect(),
         layout,
         structs: Vec::new(),
         enums: Vec::new(),
-        struct_names: StructNames::default(),
+        struct_names,
         made: HashMap::new(),
         stack: Vec::new(),
     };
     let full = root.name.fully_qualified_name(&None);
     let hint = root_name.unwrap_or(&root.name.name);
+    // The first pass learns the names of the types other than the unions in
+    // arrays, which the second leaves to them.
+    let mut first = front(StructNames::default());
+    let _ = first.record(root, &None, Some(hint), 0);
+    let mut front = front(StructNames::claiming(first.struct_names.asked()));
     let name = front.record(root, &None, Some(hint), 0).map_err(CodegenError::Avro)?;
     let mut structs: Vec<StructDef> = front.structs.into_iter().flatten().collect();
     if let Some(first) = structs.first_mut() {
@@ -71,6 +83,39 @@ struct Front<'s> {
     made: HashMap<Name, String>,
     /// Records being made, to refuse recursion (Parquet schemas are finite).
     stack: Vec<Name>,
+}
+
+/// Where a union is.
+#[derive(Clone, Copy)]
+struct Site {
+    /// Its `null` can be stored: it is not an element of a two-level list.
+    nullable: bool,
+    /// It is the element of an array, named after the array's singular.
+    element: bool,
+}
+
+/// The note on a local timestamp of `logical` (`local-timestamp-millis`).
+fn local_note(logical: &str) -> String {
+    format!(
+        "Not kept: a time zone. Avro {logical} is a date and time in no time zone (Parquet TIMESTAMP with \
+         isAdjustedToUTC=false): the zone it was local to is not in the data."
+    )
+}
+
+/// The note on a `time-*` of `logical` (`time-millis`).
+fn time_note(logical: &str) -> String {
+    format!(
+        "Not kept: isAdjustedToUTC=true, which parquet-avro writes {logical} with (NaiveTime is a time of day \
+         in no time zone; written back as TIME with isAdjustedToUTC=false)."
+    )
+}
+
+/// The note on a nanosecond timestamp of `logical` (`timestamp-nanos`).
+fn nanos_note(logical: &str) -> String {
+    format!(
+        "parquet-avro writes {logical} as a plain INT64 (no TIMESTAMP annotation), which this type does not \
+         read: read its files' column as i64 (`avro2parquet` annotates it)."
+    )
 }
 
 /// Doc lines of an Avro `doc`.
@@ -140,12 +185,12 @@ impl<'s> Front<'s> {
             return name.clone();
         }
         let name = self.struct_names.reserve(&e.name.name, None);
-        let mut variant_names = StructNames::default();
+        let mut variant_names = VariantNames::default();
         let variants = e
             .symbols
             .iter()
             .map(|symbol| {
-                let ident = variant_names.reserve(symbol, None);
+                let ident = variant_names.ident(symbol);
                 let rename = (ident != *symbol).then(|| symbol.clone());
                 (ident, rename)
             })
@@ -193,18 +238,18 @@ impl<'s> Front<'s> {
             Schema::Enum(e) => Ok(RustType::Enum(self.enumeration(e, ns))),
             Schema::Fixed(f) => scalar(common::bytes(Some(f.size), cx)),
             Schema::Decimal(d) => {
-                let physical = match d.inner.as_ref() {
-                    Schema::Bytes => DecimalPhysical::Binary,
-                    Schema::Fixed(_) => DecimalPhysical::Fixed,
+                let (physical, size) = match d.inner.as_ref() {
+                    Schema::Bytes => (DecimalPhysical::Binary, None),
+                    Schema::Fixed(f) => (DecimalPhysical::Fixed, Some(f.size)),
                     Schema::Ref { name } => match self.lookup(name, ns)?.0 {
-                        Schema::Fixed(_) => DecimalPhysical::Fixed,
+                        Schema::Fixed(f) => (DecimalPhysical::Fixed, Some(f.size)),
                         other => return Err(format!("decimal on {other:?}: expected bytes or fixed")),
                     },
                     other => return Err(format!("decimal on {other:?}: expected bytes or fixed")),
                 };
                 let precision = u32::try_from(d.precision).map_err(|e| e.to_string())?;
                 let scale = u32::try_from(d.scale).map_err(|e| e.to_string())?;
-                common::decimal(precision, scale, physical, cx)
+                common::decimal(precision, scale, physical, size, cx)
             }
             Schema::BigDecimal => {
                 cx.notes.push(
@@ -218,14 +263,33 @@ impl<'s> Front<'s> {
                 scalar(Scalar::String)
             }
             Schema::Date => scalar(Scalar::Date),
-            Schema::TimeMillis => timed(cx, TimeUnit::Millis, Scalar::Time),
-            Schema::TimeMicros => timed(cx, TimeUnit::Micros, Scalar::Time),
+            Schema::TimeMillis => {
+                cx.notes.push(time_note("time-millis"));
+                timed(cx, TimeUnit::Millis, Scalar::Time)
+            }
+            Schema::TimeMicros => {
+                cx.notes.push(time_note("time-micros"));
+                timed(cx, TimeUnit::Micros, Scalar::Time)
+            }
             Schema::TimestampMillis => timed(cx, TimeUnit::Millis, Scalar::UtcTimestamp),
             Schema::TimestampMicros => timed(cx, TimeUnit::Micros, Scalar::UtcTimestamp),
-            Schema::TimestampNanos => timed(cx, TimeUnit::Nanos, Scalar::UtcTimestamp),
-            Schema::LocalTimestampMillis => timed(cx, TimeUnit::Millis, Scalar::LocalTimestamp),
-            Schema::LocalTimestampMicros => timed(cx, TimeUnit::Micros, Scalar::LocalTimestamp),
-            Schema::LocalTimestampNanos => timed(cx, TimeUnit::Nanos, Scalar::LocalTimestamp),
+            Schema::TimestampNanos => {
+                cx.notes.push(nanos_note("timestamp-nanos"));
+                timed(cx, TimeUnit::Nanos, Scalar::UtcTimestamp)
+            }
+            Schema::LocalTimestampMillis => {
+                cx.notes.push(local_note("local-timestamp-millis"));
+                timed(cx, TimeUnit::Millis, Scalar::LocalTimestamp)
+            }
+            Schema::LocalTimestampMicros => {
+                cx.notes.push(local_note("local-timestamp-micros"));
+                timed(cx, TimeUnit::Micros, Scalar::LocalTimestamp)
+            }
+            Schema::LocalTimestampNanos => {
+                cx.notes.push(local_note("local-timestamp-nanos"));
+                cx.notes.push(nanos_note("local-timestamp-nanos"));
+                timed(cx, TimeUnit::Nanos, Scalar::LocalTimestamp)
+            }
             Schema::Duration => {
                 cx.notes.push(
                     "Avro duration: its 12 bytes (months, days, milliseconds, little-endian), as parquet-avro \
@@ -244,12 +308,13 @@ impl<'s> Front<'s> {
                     ListLayout::ThreeLevel => None,
                     other => Some(other),
                 });
-                let element = match (self.layout, a.items.as_ref()) {
-                    // The old layouts hold elements in the repeated node itself: never null.
-                    (ListLayout::TwoLevel | ListLayout::Repeated, Schema::Union(u)) => {
-                        self.union(u, ns, hint, depth + 1, cx, false)?
+                let element = match a.items.as_ref() {
+                    Schema::Union(u) => {
+                        // The old layouts hold elements in the repeated node itself: never null.
+                        let nullable = self.layout == ListLayout::ThreeLevel;
+                        self.union(u, ns, hint, depth + 1, cx, Site { nullable, element: true })?
                     }
-                    (_, items) => self.type_of(items, ns, hint, depth + 1, cx)?,
+                    items => self.type_of(items, ns, hint, depth + 1, cx)?,
                 };
                 Ok(vec_of(element, cx))
             }
@@ -261,13 +326,12 @@ impl<'s> Front<'s> {
                 let value = self.type_of(&m.types, ns, &format!("{hint}Value"), depth + 1, cx)?;
                 Ok(RustType::Map(Box::new(RustType::Scalar(Scalar::String)), Box::new(value)))
             }
-            Schema::Union(u) => self.union(u, ns, hint, depth, cx, true),
+            Schema::Union(u) => self.union(u, ns, hint, depth, cx, Site { nullable: true, element: false }),
         }
     }
 
     /// A union: `Option<T>` for `null` and one type, else a struct of
-    /// optional members. `nullable`: the union's `null` can be stored (not
-    /// an element of a two-level list).
+    /// optional members, at `site`.
     fn union(
         &mut self,
         u: &'s UnionSchema,
@@ -275,8 +339,9 @@ impl<'s> Front<'s> {
         hint: &str,
         depth: usize,
         cx: &mut FieldCx,
-        nullable: bool,
+        site: Site,
     ) -> Result<RustType, String> {
+        let nullable = site.nullable;
         let variants = u.variants();
         let has_null = variants.iter().any(|s| matches!(s, Schema::Null));
         let branches: Vec<&'s Schema> = variants.iter().filter(|s| !matches!(s, Schema::Null)).collect();
@@ -291,7 +356,11 @@ impl<'s> Front<'s> {
                 Ok(wrap(inner))
             }
             _ => {
-                let name = self.struct_names.reserve(&format!("{}Union", camel_case(hint)), None);
+                let singular = site.element.then(|| self.struct_names.take_singular(hint, "Union")).flatten();
+                let name = match singular {
+                    Some(name) => name,
+                    None => self.struct_names.reserve(&format!("{}Union", camel_case(hint)), None),
+                };
                 let slot = self.structs.len();
                 self.structs.push(None);
                 let mut items = Vec::new();

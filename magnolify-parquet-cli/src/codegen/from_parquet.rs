@@ -16,26 +16,27 @@
 //!   resolution accepts them.
 //!
 //! A column no type reads is kept as a `skip` field documenting why; a group
-//! with nothing readable is left out with a comment.
+//! with nothing readable is left out with a comment. What a field's type
+//! does not keep of its column (see [`super::parquet_leaf`], and field ids)
+//! is noted on the field. The struct of a list's elements is named after
+//! the singular of the list (`stops` → `Stop`), unless another struct of
+//! the file has that name: the schema is walked twice, the first time to
+//! learn the other structs' names.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use magnolify_parquet::convert::{Annotation, FileNode, MapShape};
+use magnolify_parquet::convert::{FileNode, MapShape};
 use magnolify_parquet::engines::{self, Engine, Finding};
-use parquet::basic::{Repetition, Type as Physical};
+use parquet::basic::Repetition;
 use parquet::schema::types::{SchemaDescriptor, Type};
 
-use super::common::{self, vec_of, with_notes, FieldCx, MAX_DEPTH};
+use super::common::{vec_of, with_notes, FieldCx, MAX_DEPTH};
 use super::error::CodegenError;
-use super::model::{
-    DecimalPhysical, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef, TimeUnit,
-};
+use super::model::{FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef};
 use super::names::{comment_text, FieldNames, StructNames};
+use super::parquet_leaf::{leaf, skip_placeholder};
 use crate::shape::{is_two_level, shape, Shape};
-
-/// Arrays up to this length implement `Default`, which a `skip` field needs.
-const MAX_DEFAULT_ARRAY_LEN: usize = 32;
 
 /// Builds the model of `message`, the root struct named `root_name` (or
 /// after the message).
@@ -47,14 +48,22 @@ pub fn model(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Res
         return Err(CodegenError::NoColumns);
     }
     let descr = SchemaDescriptor::new(Arc::new(message.clone()));
-    let findings = engines.iter().flat_map(|&e| engines::check(message, e)).map(|f| (f, false)).collect();
-    let mut front = Front { findings, ..Front::default() };
-    let hint = match root_name {
+    let findings: Vec<(Finding, bool)> =
+        engines.iter().flat_map(|&e| engines::check(message, e)).map(|f| (f, false)).collect();
+    let name = match root_name {
         Some(name) => name,
         None if message.name().is_empty() => "Record",
         None => message.name(),
     };
-    let root = front.group_struct(&FileNode::root(&descr), hint, None, 0).map_err(CodegenError::NothingReadable)?;
+    let hint = Hint { name, element: false };
+    let root = FileNode::root(&descr);
+    // The first pass learns the names of the structs that are not element
+    // structs, which the second leaves to them.
+    let mut first = Front::default();
+    let _ = first.group_struct(&root, hint, None, 0);
+    let names = StructNames::claiming(first.names.asked());
+    let mut front = Front { findings, names, ..Front::default() };
+    let root = front.group_struct(&root, hint, None, 0).map_err(CodegenError::NothingReadable)?;
     let mut structs: Vec<StructDef> = front.structs.into_iter().flatten().collect();
     if let Some(first) = structs.first_mut() {
         if !message.name().is_empty() && message.name() != root {
@@ -62,6 +71,22 @@ pub fn model(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Res
         }
     }
     Ok(Model { structs, enums: Vec::new() })
+}
+
+/// What a struct made for a node is named after.
+#[derive(Clone, Copy)]
+struct Hint<'h> {
+    /// The name of the field holding it (or the root's name).
+    name: &'h str,
+    /// It is the element of the list `name`: named after its singular.
+    element: bool,
+}
+
+impl<'h> Hint<'h> {
+    /// The hint of the elements of the list this hint names.
+    fn element(self) -> Hint<'h> {
+        Hint { element: true, ..self }
+    }
 }
 
 /// The structs made so far. A slot is `None` while its struct is being
@@ -84,11 +109,13 @@ impl Front {
     fn group_struct(
         &mut self,
         group: &FileNode<'_>,
-        hint: &str,
+        hint: Hint<'_>,
         path: Option<&str>,
         depth: usize,
     ) -> Result<String, String> {
-        let name = self.names.reserve(hint, self.open.last().map(String::as_str));
+        let parent = self.open.last().map(String::as_str);
+        let name =
+            if hint.element { self.names.element(hint.name, parent) } else { self.names.reserve(hint.name, parent) };
         self.open.push(name.clone());
         let built = self.group_fields(group, name, path, depth);
         self.open.pop();
@@ -172,7 +199,7 @@ impl Front {
         };
         let info = node.ty().get_basic_info();
         let mut cx = FieldCx::default();
-        let ty = self.type_of(node, name, &path, depth, &mut cx);
+        let ty = self.type_of(node, Hint { name, element: false }, &path, depth, &mut cx);
         if let Some(why) = cx.omitted {
             return Err(why);
         }
@@ -213,12 +240,19 @@ impl Front {
             attrs.rename = Some(name.to_owned());
         }
         attrs.field_id = id.filter(|&id| id >= 0 && unique_id(id));
+        match id {
+            Some(id) if attrs.field_id.is_none() => notes.push(format!(
+                "Not kept: field id {id} ({}).",
+                if id < 0 { "negative" } else { "another field of the group has it too" }
+            )),
+            _ => {}
+        }
         cx.finish(&mut attrs, &mut notes);
         Ok(FieldDef { ident, doc: with_notes(doc, notes), ty, attrs })
     }
 
     /// The type of `node`, its repetition included.
-    fn type_of(&mut self, node: &FileNode<'_>, hint: &str, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
+    fn type_of(&mut self, node: &FileNode<'_>, hint: Hint<'_>, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
         if depth > MAX_DEPTH {
             cx.omitted = Some(format!("nested deeper than {MAX_DEPTH} levels"));
             return RustType::Scalar(Scalar::Bool);
@@ -227,7 +261,7 @@ impl Front {
             Repetition::REPEATED => {
                 // A bare repeated field: a list whose elements are the node itself.
                 cx.layouts.push(Some(ListLayout::Repeated));
-                let element = self.content(&node.as_required(), hint, path, depth, cx);
+                let element = self.content(&node.as_required(), hint.element(), path, depth, cx);
                 vec_of(element, cx)
             }
             Repetition::OPTIONAL => match self.content(&node.as_required(), hint, path, depth, cx) {
@@ -240,12 +274,12 @@ impl Front {
     }
 
     /// The type of what `node` holds, its own repetition accounted for.
-    fn content(&mut self, node: &FileNode<'_>, hint: &str, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
+    fn content(&mut self, node: &FileNode<'_>, hint: Hint<'_>, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
         match shape(node) {
             Shape::Leaf => leaf(node, cx),
             Shape::List(list) => {
                 cx.layouts.push(is_two_level(&list).then_some(ListLayout::TwoLevel));
-                let element = self.type_of(&list.element, hint, path, depth + 1, cx);
+                let element = self.type_of(&list.element, hint.element(), path, depth + 1, cx);
                 vec_of(element, cx)
             }
             Shape::Keys(keys) => {
@@ -271,7 +305,7 @@ impl Front {
     }
 
     /// A map with values.
-    fn map_type(&mut self, map: &MapShape<'_>, hint: &str, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
+    fn map_type(&mut self, map: &MapShape<'_>, hint: Hint<'_>, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
         let Some(value) = &map.value else { return RustType::Scalar(Scalar::Bool) };
         let key_type = leaf(&map.key, cx);
         if !key_type.scalars().iter().all(|s| s.is_ord()) {
@@ -284,7 +318,8 @@ impl Front {
                     .to_owned(),
             );
             let kv_path = format!("{path}.{}", map.repeated.name());
-            return match self.group_struct(&map.repeated, &format!("{hint}Entry"), Some(&kv_path), depth + 1) {
+            let entry = Hint { name: &format!("{}Entry", hint.name), element: false };
+            return match self.group_struct(&map.repeated, entry, Some(&kv_path), depth + 1) {
                 Ok(name) => RustType::Vec(Box::new(RustType::Struct(name))),
                 Err(why) => {
                     cx.omitted = Some(why);
@@ -292,184 +327,8 @@ impl Front {
                 }
             };
         }
-        let value_type = self.type_of(value, &format!("{hint}Value"), path, depth + 1, cx);
+        let value_hint = Hint { name: &format!("{}Value", hint.name), element: false };
+        let value_type = self.type_of(value, value_hint, path, depth + 1, cx);
         RustType::Map(Box::new(key_type), Box::new(value_type))
     }
-}
-
-/// The schema text of a leaf, for notes: `REQUIRED FIXED_LEN_BYTE_ARRAY (12) d (INTERVAL)`.
-fn describe(node: &FileNode<'_>) -> String {
-    comment_text(&node.describe())
-}
-
-/// The type of a leaf, by its annotation, then its physical type.
-fn leaf(node: &FileNode<'_>, cx: &mut FieldCx) -> RustType {
-    let Type::PrimitiveType { physical_type, type_length, .. } = node.ty() else {
-        return RustType::Scalar(Scalar::Bool);
-    };
-    let (physical, length) = (*physical_type, *type_length);
-    let unsupported = |cx: &mut FieldCx, why: &str| {
-        cx.unsupported(format!("no magnolify-parquet type reads `{}` ({why})", describe(node)));
-        RustType::Scalar(placeholder(physical, length))
-    };
-    let annotation = Annotation::of(node.ty());
-    let bytes_column = matches!(physical, Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY);
-    let scalar = match annotation {
-        Annotation::None => return plain(physical, length, cx),
-        Annotation::Unknown => {
-            // Option<T> reads an UNKNOWN column as None without looking at T.
-            cx.notes.push("Always null (UNKNOWN): reads as None.".to_owned());
-            return RustType::Option(Box::new(RustType::Scalar(placeholder(physical, length))));
-        }
-        Annotation::Integer { bits, signed } => match int_scalar(i32::from(bits), signed, physical) {
-            Some(s) => s,
-            None => return unsupported(cx, "an integer width the physical type does not hold"),
-        },
-        ref a if a.is_text() && physical == Physical::BYTE_ARRAY => Scalar::String,
-        Annotation::Bson if physical == Physical::BYTE_ARRAY => Scalar::Bytes,
-        Annotation::Uuid if physical == Physical::FIXED_LEN_BYTE_ARRAY && length == 16 => Scalar::Uuid,
-        Annotation::Float16 if physical == Physical::FIXED_LEN_BYTE_ARRAY && length == 2 => Scalar::F16,
-        Annotation::Date if physical == Physical::INT32 => Scalar::Date,
-        Annotation::Time { unit, .. } => match time_unit(unit, physical) {
-            Some(unit) => {
-                cx.units.push(unit);
-                Scalar::Time
-            }
-            None => return unsupported(cx, "a TIME unit its physical type does not hold"),
-        },
-        Annotation::Timestamp { unit, utc } if physical == Physical::INT64 => {
-            cx.units.push(unit);
-            if utc {
-                Scalar::UtcTimestamp
-            } else {
-                Scalar::LocalTimestamp
-            }
-        }
-        Annotation::Decimal { precision, scale } => return decimal(precision, scale, physical, node, cx),
-        Annotation::Interval => return unsupported(cx, "INTERVAL is not supported"),
-        // The runtime's byte types read byte columns of any non-numeric annotation.
-        Annotation::Float16 => return unsupported(cx, "FLOAT16 on other than FIXED_LEN_BYTE_ARRAY(2)"),
-        _ if bytes_column => {
-            cx.notes.push(format!("Read as raw bytes: `{}`.", describe(node)));
-            common::bytes(fixed_length(physical, length), cx)
-        }
-        Annotation::Other(_) => return unsupported(cx, "a logical type with no Rust counterpart"),
-        _ => return unsupported(cx, "an annotation its physical type does not take"),
-    };
-    RustType::Scalar(scalar)
-}
-
-/// The length of a FIXED_LEN_BYTE_ARRAY column; `None` for other columns.
-fn fixed_length(physical: Physical, length: i32) -> Option<usize> {
-    (physical == Physical::FIXED_LEN_BYTE_ARRAY).then(|| usize::try_from(length).ok()).flatten()
-}
-
-/// A column with no annotation.
-fn plain(physical: Physical, length: i32, cx: &mut FieldCx) -> RustType {
-    let scalar = match physical {
-        Physical::BOOLEAN => Scalar::Bool,
-        Physical::INT32 => Scalar::I32,
-        Physical::INT64 => Scalar::I64,
-        Physical::INT96 => {
-            // INT96 carries no unit and reads exactly to the nanosecond into
-            // any unit; `nanos` keeps every digit when written back.
-            cx.notes.push(
-                "INT96 timestamp (Impala/Spark legacy): read to the nanosecond; written back as INT64 \
-                 TIMESTAMP(NANOS), which holds 1677-09-21 to 2262-04-11 only."
-                    .to_owned(),
-            );
-            cx.units.push(TimeUnit::Nanos);
-            Scalar::LocalTimestamp
-        }
-        Physical::FLOAT => Scalar::F32,
-        Physical::DOUBLE => Scalar::F64,
-        Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY => common::bytes(fixed_length(physical, length), cx),
-    };
-    RustType::Scalar(scalar)
-}
-
-/// A type for a skipped column: anything with `Default` will do, one close
-/// to the column documents it best.
-fn placeholder(physical: Physical, length: i32) -> Scalar {
-    match physical {
-        Physical::BOOLEAN => Scalar::Bool,
-        Physical::INT32 => Scalar::I32,
-        Physical::INT64 => Scalar::I64,
-        Physical::FLOAT => Scalar::F32,
-        Physical::DOUBLE => Scalar::F64,
-        Physical::INT96 => Scalar::FixedBytes(12),
-        Physical::FIXED_LEN_BYTE_ARRAY => match usize::try_from(length) {
-            Ok(n) if n <= MAX_DEFAULT_ARRAY_LEN => Scalar::FixedBytes(n),
-            _ => Scalar::Bytes,
-        },
-        Physical::BYTE_ARRAY => Scalar::Bytes,
-    }
-}
-
-/// The type of a skipped field: `Default` is all it needs, so arrays longer
-/// than 32 (which lack it) become `Vec<u8>`.
-fn skip_placeholder(ty: RustType) -> RustType {
-    match ty {
-        RustType::Scalar(Scalar::FixedBytes(n)) if n > MAX_DEFAULT_ARRAY_LEN => RustType::Scalar(Scalar::Bytes),
-        RustType::Option(t) => RustType::Option(Box::new(skip_placeholder(*t))),
-        RustType::Vec(t) => RustType::Vec(Box::new(skip_placeholder(*t))),
-        RustType::Map(k, v) => RustType::Map(Box::new(skip_placeholder(*k)), Box::new(skip_placeholder(*v))),
-        other => other,
-    }
-}
-
-/// The integer type for `INTEGER(width, signed)` on `physical`, as the
-/// runtime's integer columns accept it.
-fn int_scalar(width: i32, signed: bool, physical: Physical) -> Option<Scalar> {
-    let bits = match physical {
-        Physical::INT32 => 32,
-        Physical::INT64 => 64,
-        _ => return None,
-    };
-    if width > bits {
-        return None;
-    }
-    Some(match (width, signed) {
-        (8, true) => Scalar::I8,
-        (16, true) => Scalar::I16,
-        (32, true) => Scalar::I32,
-        (64, true) => Scalar::I64,
-        (8, false) => Scalar::U8,
-        (16, false) => Scalar::U16,
-        (32, false) => Scalar::U32,
-        (64, false) => Scalar::U64,
-        _ => return None,
-    })
-}
-
-/// The unit of a TIME column, when its physical type is the one the unit
-/// takes (INT32 for millis, INT64 for micros and nanos).
-fn time_unit(unit: TimeUnit, physical: Physical) -> Option<TimeUnit> {
-    match (unit, physical) {
-        (TimeUnit::Millis, Physical::INT32) | (TimeUnit::Micros | TimeUnit::Nanos, Physical::INT64) => Some(unit),
-        _ => None,
-    }
-}
-
-/// A DECIMAL column: its Rust type and `decimal` attribute (see
-/// [`common::decimal`]), keeping the file's physical type.
-fn decimal(precision: i32, scale: i32, physical: Physical, node: &FileNode<'_>, cx: &mut FieldCx) -> RustType {
-    let physical_kind = match physical {
-        Physical::INT32 => DecimalPhysical::Int32,
-        Physical::INT64 => DecimalPhysical::Int64,
-        Physical::FIXED_LEN_BYTE_ARRAY => DecimalPhysical::Fixed,
-        Physical::BYTE_ARRAY => DecimalPhysical::Binary,
-        _ => {
-            cx.unsupported(format!("DECIMAL cannot be stored in `{}`", describe(node)));
-            return RustType::Scalar(placeholder(physical, 0));
-        }
-    };
-    let checked = match (u32::try_from(precision), u32::try_from(scale)) {
-        (Ok(p), Ok(s)) => common::decimal(p, s, physical_kind, cx),
-        _ => Err("its DECIMAL precision or scale is negative".to_owned()),
-    };
-    checked.unwrap_or_else(|why| {
-        cx.unsupported(format!("`{}`: {why}", describe(node)));
-        RustType::Scalar(placeholder(physical, 0))
-    })
 }

@@ -191,19 +191,6 @@ impl Scalar {
         s.to_owned()
     }
 
-    /// The crate the type comes from and the magnolify-parquet feature that
-    /// supports it, for types outside std.
-    pub fn dependency(&self) -> Option<(&'static str, &'static str)> {
-        match self {
-            Scalar::F16 => Some(("half", "half")),
-            Scalar::Uuid => Some(("uuid", "uuid")),
-            Scalar::Date | Scalar::Time | Scalar::LocalTimestamp | Scalar::UtcTimestamp => Some(("chrono", "chrono")),
-            Scalar::Decimal => Some(("rust_decimal", "decimal")),
-            Scalar::BigDecimal => Some(("bigdecimal", "bigdecimal")),
-            _ => None,
-        }
-    }
-
     /// Whether the type can be a map key (`Ord`): every leaf but the floats.
     pub fn is_ord(&self) -> bool {
         !matches!(self, Scalar::F32 | Scalar::F64 | Scalar::F16)

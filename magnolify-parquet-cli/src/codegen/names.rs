@@ -9,6 +9,8 @@
 
 use std::collections::HashSet;
 
+use super::singular::singular;
+
 /// Keywords that a raw identifier (`r#type`) makes usable as a field name;
 /// the derive strips `r#`, so `r#type` still names the column `type`.
 /// Reserved words of every edition are included (`gen` is reserved in 2024),
@@ -177,15 +179,42 @@ impl FieldNames {
 #[derive(Default)]
 pub struct StructNames {
     used: HashSet<String>,
+    /// The names of the file's other structs, known before any is made
+    /// (from a first pass over the schema): an element struct takes a
+    /// singular only when no other struct is named after it.
+    claimed: HashSet<String>,
+    /// The names [`StructNames::reserve`] was asked for, for the next
+    /// pass's `claimed`.
+    asked: HashSet<String>,
 }
 
 impl StructNames {
+    /// Names that element structs leave to others: the `asked` names of a
+    /// first pass over the same schema ([`StructNames::asked`]).
+    pub fn claiming(claimed: HashSet<String>) -> Self {
+        StructNames { claimed, ..StructNames::default() }
+    }
+
+    /// The names asked for so far (before any uniqueness suffix), in
+    /// UpperCamelCase: those of every struct but the element structs that
+    /// took a singular.
+    pub fn asked(self) -> HashSet<String> {
+        self.asked
+    }
+
+    /// Whether `name` can be taken as it is: unused, not reserved, and not
+    /// the name of another struct of the file.
+    pub fn is_free(&self, name: &str) -> bool {
+        !self.used.contains(name) && !RESERVED_TYPE_NAMES.contains(&name) && !self.claimed.contains(name)
+    }
+
     /// A fresh struct name from `name` (already UpperCamelCase or not).
     /// Taken names fall back first on the path: `parent` (the enclosing
     /// struct's name) in front, so that a group `option` inside `Inner` is
     /// `InnerOption`; only when that is taken too does a number follow.
     pub fn reserve(&mut self, name: &str, parent: Option<&str>) -> String {
         let base = camel_case(name);
+        self.asked.insert(base.clone());
         let taken = |n: &str| self.used.contains(n) || RESERVED_TYPE_NAMES.contains(&n);
         let scoped = parent.map(|p| format!("{p}{base}"));
         let chosen = match scoped {
@@ -198,6 +227,69 @@ impl StructNames {
         };
         self.used.insert(chosen.clone());
         chosen
+    }
+
+    /// The name of the struct of the elements of the list `list`: its
+    /// singular (`stops` → `Stop`) when [free](StructNames::is_free), else
+    /// `<List>Element` (`history` → `HistoryElement`), made unique as
+    /// [`StructNames::reserve`] does.
+    pub fn element(&mut self, list: &str, parent: Option<&str>) -> String {
+        match self.take_singular(list, "") {
+            Some(one) => one,
+            None => self.reserve(&format!("{}Element", camel_case(list)), parent),
+        }
+    }
+
+    /// The singular of `list` in UpperCamelCase, then `suffix`
+    /// (`payments`, `Union` → `PaymentUnion`), taken when it is
+    /// [free](StructNames::is_free); `None` when not, or when `list` has no
+    /// singular.
+    pub fn take_singular(&mut self, list: &str, suffix: &str) -> Option<String> {
+        let name = format!("{}{suffix}", camel_case(&singular(list)?));
+        if !self.is_free(&name) {
+            return None;
+        }
+        // Not in `asked`: a singular yields to every other name.
+        self.used.insert(name.clone());
+        Some(name)
+    }
+}
+
+/// Variant identifiers of one enum, unique among themselves.
+#[derive(Default)]
+pub struct VariantNames {
+    used: HashSet<String>,
+}
+
+impl VariantNames {
+    /// The identifier of the variant whose symbol is `symbol`, in
+    /// UpperCamelCase as rustc and clippy want it (`IN_TRANSIT` →
+    /// `InTransit`, `OPEN` → `Open`: clippy's `upper_case_acronyms` warns
+    /// on all-capital names); the caller renames it when it differs.
+    pub fn ident(&mut self, symbol: &str) -> String {
+        let letters = symbol.chars().filter(char::is_ascii_alphabetic).count();
+        let kept = is_camel_ident(symbol) && (letters <= 1 || symbol.chars().any(|c| c.is_ascii_lowercase()));
+        let base = if kept {
+            symbol.to_owned()
+        } else {
+            let mut out = String::new();
+            for w in words(symbol) {
+                let mut chars = w.chars();
+                out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+                out.extend(chars.map(|c| c.to_ascii_lowercase()));
+            }
+            match out {
+                o if o.is_empty() => "Variant".to_owned(),
+                o if o.starts_with(|c: char| c.is_ascii_digit()) => format!("V{o}"),
+                o => o,
+            }
+        };
+        // `Self` is the one keyword in UpperCamelCase.
+        let base = if base == "Self" { "Self_".to_owned() } else { base };
+        let stem = base.trim_end_matches('_').to_owned();
+        let unique = unique(&base, &self.used, |n| format!("{stem}{n}"));
+        self.used.insert(unique.clone());
+        unique
     }
 }
 
@@ -332,5 +424,43 @@ mod tests {
         assert_eq!(names.reserve("option", Some("Inner")), "InnerOption");
         assert_eq!(names.reserve("option", Some("Inner")), "InnerOption2");
         assert_eq!(names.reserve("address", None), "Address2");
+    }
+
+    #[test]
+    fn element_structs_take_the_singular_when_free() {
+        let claimed = ["Stop".to_owned()].into_iter().collect();
+        let mut names = StructNames::claiming(claimed);
+        assert_eq!(names.element("line_items", None), "LineItem");
+        assert_eq!(names.element("categories", None), "Category");
+        // Another struct of the file is named `Stop`, and `Option` is reserved.
+        assert_eq!(names.element("stops", None), "StopsElement");
+        assert_eq!(names.element("options", None), "OptionsElement");
+        // No plural; then the singular taken by the first list.
+        assert_eq!(names.element("history", None), "HistoryElement");
+        assert_eq!(names.element("lineItems", Some("Order")), "LineItemsElement");
+        assert_eq!(names.element("line_items", Some("Order")), "OrderLineItemsElement");
+        // A singular is never asked for: it yields to the structs named after their own field.
+        let asked = names.asked();
+        assert!(asked.contains("StopsElement") && !asked.contains("LineItem"), "{asked:?}");
+    }
+
+    #[test]
+    fn variants_are_upper_camel_case() {
+        let mut names = VariantNames::default();
+        for (symbol, ident) in [
+            ("Done", "Done"),
+            ("A", "A"),
+            ("OPEN", "Open"),
+            ("IN_TRANSIT", "InTransit"),
+            ("in_transit", "InTransit2"),
+            ("open", "Open2"),
+            ("HTTPServer", "HTTPServer"),
+            ("Self", "Self_"),
+            ("_", "Variant"),
+            ("1st", "V1st"),
+            ("None", "None"),
+        ] {
+            assert_eq!(names.ident(symbol), ident, "{symbol}");
+        }
     }
 }

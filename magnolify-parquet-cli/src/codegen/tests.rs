@@ -92,6 +92,12 @@ const LISTS: &str = "message lists {
     repeated int32 bare;
     repeated group bare_group { required int32 x; }
     required group of_lists (LIST) { repeated group list { optional group element (LIST) { repeated group list { required int32 element (INTEGER(8,false)); } } } }
+    required group stops (LIST) { repeated group list { required group element { required binary name (STRING); } } }
+    repeated group line_items { required int32 qty; }
+    optional group addresses (LIST) { repeated group list { optional group element { required binary city (STRING); } } }
+    optional group address { required binary street (STRING); }
+    required group categories (LIST) { repeated group categories_tuple { required int32 id; } }
+    optional group trip { required group stops (LIST) { repeated group list { required group element { required int32 seq; } } } }
 }";
 
 const MAPS: &str = "message maps {
@@ -118,6 +124,16 @@ const LOGICAL: &str = "message logical {
     required fixed_len_byte_array(12) span (INTERVAL); optional int32 nothing (UNKNOWN);
 }";
 
+/// What the Rust types do not keep of their columns, each noted.
+const LOSSY: &str = "message lossy {
+    required fixed_len_byte_array(16) wide_decimal (DECIMAL(18,4));
+    required fixed_len_byte_array(8) exact_decimal (DECIMAL(18,4));
+    required fixed_len_byte_array(2000) huge;
+    required int32 first = 7; required int32 second = 7; required int32 third = 8;
+    required int64 legacy_time (TIME_MICROS); required int32 local_time (TIME(MILLIS,false));
+    optional group tags (LIST) { repeated group list { required binary element (ENUM); } }
+}";
+
 const NAMES: &str = "message _DASH_odd_DOT_names {
     required int32 type; required int32 self; required int32 Self; required int32 crate;
     required int32 userId; required int32 user_id; required int32 first_SP_name;
@@ -127,13 +143,28 @@ const NAMES: &str = "message _DASH_odd_DOT_names {
     optional group inner { optional group option { required int32 z; } }
 }";
 
+/// Asserts that `code` is exactly `golden` (the text of `golden/$name.txt`);
+/// with `MAGNOLIFY_BLESS=1` in the environment, writes `code` there
+/// instead, for a change meant to change the output (then review the diff).
+pub(super) fn assert_golden(code: &str, golden: &str, name: &str) {
+    if std::env::var_os("MAGNOLIFY_BLESS").is_some() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/codegen/golden").join(name);
+        std::fs::write(&path, code).expect("write the golden file");
+        return;
+    }
+    assert_eq!(code, golden, "golden/{name} (MAGNOLIFY_BLESS=1 rewrites it)");
+}
+
 /// `#[test] fn $name`: the code generated for `$schema` is exactly
-/// `golden/$name.txt`.
+/// `golden/$name.txt`, and rustfmt-clean.
 macro_rules! golden_test {
     ($name:ident, $schema:expr) => {
         #[test]
         fn $name() {
-            assert_eq!(gen($schema), include_str!(concat!("golden/", stringify!($name), ".txt")));
+            let file = concat!(stringify!($name), ".txt");
+            let code = gen($schema);
+            assert_golden(&code, include_str!(concat!("golden/", stringify!($name), ".txt")), file);
+            assert_rustfmt_clean(&code);
         }
     };
 }
@@ -159,9 +190,46 @@ golden_test!(logical_types, LOGICAL);
 
 golden_test!(odd_names_and_collisions, NAMES);
 
+golden_test!(what_types_do_not_keep, LOSSY);
+
+/// A byte column of a logical type with no Rust counterpart reads as its
+/// bytes; the annotation is not written back.
+#[test]
+fn unknown_byte_annotations_are_noted() {
+    let leaf = Type::primitive_type_builder("shape", parquet::basic::Type::BYTE_ARRAY)
+        .with_repetition(parquet::basic::Repetition::REQUIRED)
+        .with_logical_type(Some(parquet::basic::LogicalType::geometry(None)))
+        .build()
+        .expect("leaf");
+    let message = Type::group_type_builder("m").with_fields(vec![Arc::new(leaf)]).build().expect("message");
+    let code = generate(&message, &opts()).expect("generated");
+    let expected = "    /// Parquet: `shape`\n    ///\n    /// Read as raw bytes, written back unannotated: \
+                    `REQUIRED BYTE_ARRAY shape (GEOMETRY)`.\n    pub shape: Vec<u8>,\n";
+    assert!(code.contains(expected), "{code}");
+}
+
+/// A negative field id is no id to the derive: noted, not kept.
+#[test]
+fn negative_field_ids_are_noted() {
+    let leaf = Type::primitive_type_builder("n", parquet::basic::Type::INT32)
+        .with_repetition(parquet::basic::Repetition::REQUIRED)
+        .with_id(Some(-1))
+        .build()
+        .expect("leaf");
+    let message = Type::group_type_builder("m").with_fields(vec![Arc::new(leaf)]).build().expect("message");
+    let code = generate(&message, &opts()).expect("generated");
+    assert!(
+        code.contains(
+            "    /// Parquet: `n`, field id -1\n    ///\n    /// Not kept: field id -1 (negative).\n    pub n: i32,\n"
+        ),
+        "{code}"
+    );
+}
+
 #[test]
 fn outputs_are_rustfmt_clean() {
-    let all: String = [NESTED, LISTS, MAPS, LOGICAL, NAMES].iter().map(|s| gen(s)).collect::<Vec<_>>().join("\n");
+    let all: String =
+        [NESTED, LISTS, MAPS, LOGICAL, NAMES, LOSSY].iter().map(|s| gen(s)).collect::<Vec<_>>().join("\n");
     // One file: the `use` lines repeat, which rustfmt does not mind.
     assert_rustfmt_clean(&all);
 }
