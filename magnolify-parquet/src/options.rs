@@ -109,17 +109,22 @@ pub struct FieldOptions {
     pub list: ListLayout,
     /// Unit of TIME/TIMESTAMP values; `None` is micros.
     pub time_unit: Option<TimeUnit>,
+    /// Whether a time or timestamp written with digits finer than the unit
+    /// is an error (`true`, `#[parquet(exact)]`) rather than truncated
+    /// toward the past (`false`, the default).
+    pub exact_time: bool,
     /// DECIMAL precision and scale; needed by decimal types.
     pub decimal: Option<DecimalSpec>,
 }
 
 impl FieldOptions {
-    /// The defaults: three-level lists, micros, no decimal spec.
+    /// The defaults: three-level lists, micros truncating finer digits, no
+    /// decimal spec.
     pub const DEFAULT: FieldOptions = FieldOptions::new();
 
     /// The defaults.
     pub const fn new() -> Self {
-        FieldOptions { list: ListLayout::ThreeLevel, time_unit: None, decimal: None }
+        FieldOptions { list: ListLayout::ThreeLevel, time_unit: None, exact_time: false, decimal: None }
     }
 
     /// With list layout `list`.
@@ -131,6 +136,19 @@ impl FieldOptions {
     /// With timestamp/time unit `unit`.
     pub const fn timestamp(mut self, unit: TimeUnit) -> Self {
         self.time_unit = Some(unit);
+        self
+    }
+
+    /// Times and timestamps whose digits are finer than the unit are an
+    /// error when written, instead of truncated toward the past.
+    ///
+    /// ```
+    /// use magnolify_parquet::{FieldOptions, TimeUnit};
+    /// const OPTS: FieldOptions = FieldOptions::new().timestamp(TimeUnit::Millis).exact_time();
+    /// assert!(OPTS.exact_time && !FieldOptions::DEFAULT.exact_time);
+    /// ```
+    pub const fn exact_time(mut self) -> Self {
+        self.exact_time = true;
         self
     }
 

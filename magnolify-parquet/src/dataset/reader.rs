@@ -27,6 +27,7 @@ const CHUNK: usize = 1024;
 /// The reader of a dataset, over the files found at its root; made by
 /// [`DatasetReader::builder`], the reader then built with its
 /// [`ReadOptions`].
+#[must_use = "a builder does nothing until it builds"]
 pub struct DatasetReaderBuilder<T> {
     root: PathBuf,
     files: Vec<DatasetFile>,

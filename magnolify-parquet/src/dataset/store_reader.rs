@@ -22,6 +22,7 @@ use crate::store::{object_file, store_error, FetchedRanges, StoreReaderBuilder};
 /// The reader of a dataset under a prefix of a store, over the objects
 /// found by listing it; made by [`StoreDatasetReader::builder`], the reader
 /// then built with its [`ReadOptions`].
+#[must_use = "a builder does nothing until it builds"]
 pub struct StoreDatasetReaderBuilder<T> {
     store: Arc<dyn ObjectStore>,
     prefix: ObjectPath,

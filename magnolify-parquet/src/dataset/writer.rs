@@ -29,6 +29,7 @@ const ROUTED_BATCH: usize = 1024;
 pub(super) type FileSettings<T> = Arc<dyn Fn(WriterBuilder<T>) -> WriterBuilder<T> + Send + Sync>;
 
 /// Settings of a [`DatasetWriter`], made by [`DatasetWriter::builder`].
+#[must_use = "a builder does nothing until it builds"]
 pub struct DatasetWriterBuilder<T: OwnedRecord> {
     pub(super) root: PathBuf,
     pub(super) partitions: Partitioner<T>,
@@ -249,7 +250,8 @@ impl<T: OwnedRecord> Files<T> {
             )));
         }
         let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
-        builder.create(path)
+        // The dataset writer's own drop is what a user sees (no `_SUCCESS`).
+        Ok(builder.create(path)?.quiet_on_drop())
     }
 }
 

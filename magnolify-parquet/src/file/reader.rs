@@ -198,6 +198,34 @@ impl<T: ParquetRecord + ParquetRead + Send + 'static, R: ChunkReader + 'static> 
     }
 }
 
+impl<T: ParquetRecord + ParquetRead + Send + 'static> ParquetReader<T, std::fs::File> {
+    /// Opens the file at `path` with the default [`ReadOptions`], as
+    /// [`ParquetWriter::create`](crate::ParquetWriter::create) writes one;
+    /// every error names the file. [`ReaderBuilder::open`] takes others.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType, Debug, PartialEq)]
+    /// struct Event { id: u64 }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("events.parquet");
+    /// let mut w = ParquetWriter::<Event, _>::create(&path)?;
+    /// w.write(&Event { id: 7 })?;
+    /// w.close()?;
+    ///
+    /// let back: Vec<Event> = ParquetReader::open(&path)?.collect::<Result<_, _>>()?;
+    /// assert_eq!(back, [Event { id: 7 }]);
+    /// let missing = ParquetReader::<Event, _>::open(dir.path().join("nope.parquet")).err().unwrap();
+    /// assert!(missing.to_string().contains("nope.parquet"), "{missing}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(path: impl AsRef<Path>) -> Result<Self> {
+        ReaderBuilder::open(path)?.build(ReadOptions::default())
+    }
+}
+
 impl<R: ChunkReader + 'static, C: RecordRead + Send + Sync + 'static> ParquetReader<C::Record, R, C>
 where
     C::Record: Send + 'static,

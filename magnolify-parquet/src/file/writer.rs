@@ -23,8 +23,17 @@ use crate::write::RecordWriter;
 
 /// Writes records of `T` (through converter `C`) as a Parquet file into `W`.
 ///
-/// Close it with [`close`](Self::close) (or [`into_inner`](Self::into_inner)):
-/// a writer dropped without closing leaves an incomplete file. If writing a
+/// Close it with [`close`](Self::close) (or [`into_inner`](Self::into_inner)),
+/// which writes the footer and returns the errors of the last writes.
+/// Dropped unclosed, a writer commits nothing, as atomic file writers do
+/// (tempfile's `NamedTempFile`, `atomic-write-file`): a drop cannot tell a
+/// forgotten `close` from an early return on an error, and the final name
+/// only ever holds a file the program finished. A
+/// [`create`](ParquetWriter::create) writer then leaves no file under its
+/// name (an older file there untouched), a plain sink keeps the bytes
+/// written so far with no footer; and unless the thread is panicking, the
+/// drop prints to stderr the file and the number of records it discarded.
+/// [`discard`](Self::discard) drops them on purpose, without that line. If writing a
 /// record fails (a value the schema cannot hold), that record is left out
 /// entirely, its error names the field and the record, and the writer goes
 /// on. An I/O or encoding error makes the writer unusable; every later call
@@ -46,8 +55,16 @@ use crate::write::RecordWriter;
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// ```
 pub struct ParquetWriter<T, W: Write + Send, C: RecordWrite = Derived<T>> {
-    inner: RecordWriter<C, FileChunks<W>>,
+    /// `None` once closed, discarded or dropped: a closing call takes it, so
+    /// that `Drop` knows what is left to close.
+    inner: Option<RecordWriter<C, FileChunks<W>>>,
     commit: Option<fn(&mut W) -> io::Result<()>>,
+    /// Whether a drop of an unclosed writer says so on stderr: not for a
+    /// dataset's or a store's files, whose owner does the closing.
+    warn_on_drop: bool,
+    /// The final path, for a [`create`](ParquetWriter::create) writer: what
+    /// the drop's line names.
+    target: Option<Box<Path>>,
     _record: PhantomData<fn(&T)>,
 }
 
@@ -118,13 +135,32 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         let inner = RecordWriter::new(converter, props, batch, FileChunks::new(file, page_checksums))?
             .omitting(&omitted)?
             .threads(threads)?;
-        Ok(ParquetWriter { inner, commit, _record: PhantomData })
+        Ok(ParquetWriter { inner: Some(inner), commit, warn_on_drop: true, target: None, _record: PhantomData })
+    }
+
+    /// The writer of the file at `path` (what a drop's line names).
+    pub(crate) fn at_path(mut self, path: &Path) -> Self {
+        self.target = Some(path.into());
+        self
+    }
+
+    /// A writer whose drop says nothing: the dataset and store writers
+    /// commit their files only in their own close, and document it there.
+    pub(crate) fn quiet_on_drop(mut self) -> Self {
+        self.warn_on_drop = false;
+        self
+    }
+
+    /// The record writer; `Err` only after a closing call took it, which no
+    /// caller can observe (they take `self`).
+    fn open(&mut self) -> Result<&mut RecordWriter<C, FileChunks<W>>> {
+        self.inner.as_mut().ok_or_else(|| Error::WriterState { source: None })
     }
 
     /// Writes one record. A record that cannot be converted returns its
     /// error and is left out entirely; the writer stays usable.
     pub fn write(&mut self, record: &C::Record<'_>) -> Result<()> {
-        self.inner.write(record)
+        self.open()?.write(record)
     }
 
     /// Writes every record of `records`, stopping at the first error.
@@ -138,12 +174,12 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
     /// Ends the current row group: what is buffered is encoded and written
     /// to the sink, and the next record starts a new row group.
     pub fn flush(&mut self) -> Result<()> {
-        self.inner.flush()
+        self.open()?.flush()
     }
 
     /// Records written so far.
     pub fn rows_written(&self) -> u64 {
-        self.inner.rows_written()
+        self.inner.as_ref().map_or(0, RecordWriter::rows_written)
     }
 
     /// Bytes the file holds so far: its row groups written, and the pages
@@ -163,7 +199,7 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
     /// # Ok::<(), magnolify_parquet::Error>(())
     /// ```
     pub fn bytes_written(&self) -> u64 {
-        self.inner.sink().bytes_written()
+        self.inner.as_ref().map_or(0, |w| w.sink().bytes_written())
     }
 
     /// Writes what is buffered and the footer; returns the file's metadata.
@@ -180,13 +216,62 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         self.end().map(|(_, sink)| sink)
     }
 
+    /// Drops the records written and the file, as a drop does but without
+    /// its line on stderr: nothing is committed (a
+    /// [`create`](ParquetWriter::create) writer leaves no file under its
+    /// name, and an older file there untouched); a plain sink keeps the
+    /// bytes written so far, with no footer.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetType, ParquetWriter};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Event { id: u64 }
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("events.parquet");
+    /// let mut w = ParquetWriter::<Event, _>::create(&path)?;
+    /// w.write(&Event { id: 1 })?;
+    /// w.discard();
+    /// assert!(!path.exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn discard(mut self) {
+        self.inner = None;
+    }
+
     /// What both closing calls do: the buffered records, the footer, the
     /// rename of an atomic file.
-    fn end(self) -> Result<(ParquetMetaData, W)> {
-        let (meta, mut sink) = self.inner.close()?.finish()?;
+    fn end(mut self) -> Result<(ParquetMetaData, W)> {
+        let inner = self.inner.take().ok_or(Error::WriterState { source: None })?;
+        let (meta, mut sink) = inner.close()?.finish()?;
         if let Some(commit) = self.commit {
             commit(&mut sink).map_err(Error::from)?;
         }
         Ok((meta, sink))
+    }
+}
+
+impl<T, W: Write + Send, C: RecordWrite> Drop for ParquetWriter<T, W, C> {
+    /// Discards an unclosed writer (see the type's docs), saying so on
+    /// stderr, the one channel a drop has: a loss the program did not ask
+    /// for should not go unseen.
+    fn drop(&mut self) {
+        let Some(inner) = &self.inner else { return };
+        if !self.warn_on_drop || inner.rows_written() == 0 || std::thread::panicking() {
+            return;
+        }
+        let file = match &self.target {
+            Some(path) => format!("for {}", path.display()),
+            None => "over a sink".to_owned(),
+        };
+        let records = match inner.rows_written() {
+            1 => "1 record".to_owned(),
+            n => format!("{n} records"),
+        };
+        eprintln!(
+            "magnolify-parquet: a ParquetWriter {file} was dropped without close(), discarding {records}: \
+             no file was committed; call close() to write it, or discard() to drop it quietly"
+        );
     }
 }

@@ -35,6 +35,7 @@ pub const DEFAULT_COALESCE: u64 = 1 << 20;
 /// The readers of one object in a store, over its footer (fetched and
 /// checked); made by [`StoreReaderBuilder::open`], each reader then built
 /// with its [`ReadOptions`], as a file's by [`ReaderBuilder`].
+#[must_use = "a builder does nothing until it builds"]
 pub struct StoreReaderBuilder {
     store: Arc<dyn ObjectStore>,
     path: ObjectPath,

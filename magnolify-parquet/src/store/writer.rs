@@ -146,7 +146,9 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         part_size: usize,
     ) -> Result<Self> {
         let parts = Arc::new(Mutex::new(Parts { size: part_size.max(1), ..Parts::default() }));
-        let writer = builder.build(PartSink(parts.clone()))?;
+        // A store writer dropped unclosed leaves nothing at its path (see
+        // the type): the drop of its file says nothing more.
+        let writer = builder.build(PartSink(parts.clone()))?.quiet_on_drop();
         let upload = store.put_multipart(path).await.map_err(|e| store_error(path, e))?;
         Ok(StoreWriter {
             writer,

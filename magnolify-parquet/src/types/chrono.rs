@@ -8,13 +8,17 @@
 //! | `DateTime<Utc>` | `INT64 (TIMESTAMP(true, unit))`: an instant |
 //!
 //! The unit is the field's `#[parquet(timestamp = "millis" | "micros" | "nanos")]`,
-//! micros by default. Conversions are exact both ways:
+//! micros by default.
 //!
-//! * **Writing** a value the unit cannot hold exactly is an error naming the
-//!   column: digits finer than the unit (a nanosecond in a micros field) are
-//!   never truncated, a nanosecond timestamp outside about 1677-09-21 to
-//!   2262-04-11 never wraps, and leap seconds (which Parquet's 86 400-second
-//!   days cannot express) are refused.
+//! * **Writing** truncates digits finer than the unit toward the past (the
+//!   floor: 12:00:00.123456789 is written as 12:00:00.123456 in micros, and
+//!   a value before 1970 goes down too, so a written value is never later
+//!   than the original), so that `Utc::now()`, which carries nanoseconds,
+//!   writes with the defaults. `#[parquet(timestamp = "micros", exact)]`
+//!   makes finer digits an error naming the column instead. Whatever the
+//!   setting, a nanosecond timestamp outside about 1677-09-21 to 2262-04-11
+//!   never wraps, and leap seconds (which Parquet's 86 400-second days
+//!   cannot express) are refused.
 //! * **Reading** accepts TIME and TIMESTAMP columns of any unit, the legacy
 //!   `TIME_*`/`TIMESTAMP_*`/`DATE` converted types, and INT96 timestamps
 //!   (Impala, Spark). A coarser file unit is widened to the field's unit by
@@ -83,21 +87,24 @@ fn widening(node: &FileNode<'_>, file: TimeUnit, field: TimeUnit) -> Result<i64>
     Ok(field.per_second() / file.per_second())
 }
 
-/// Seconds and nanoseconds since a reference as a count of `unit`s: the
-/// error says why the value has no exact form in that unit.
-fn to_units(secs: i64, nanos: u32, unit: TimeUnit, what: &str) -> Result<i64, String> {
-    let nanos = i64::from(nanos);
+/// Seconds (floored) and nanoseconds past them since a reference as a
+/// count of the field's units, finer digits dropped unless the field is
+/// `exact`: the error says why the value has no form in that unit.
+fn to_units(secs: i64, nanos: u32, opts: &FieldOptions, what: &str) -> Result<i64, String> {
+    let (unit, nanos) = (opts.unit(), i64::from(nanos));
     if nanos >= NANOS_PER_SECOND {
         return Err("is in a leap second, which Parquet (86 400 seconds a day) cannot store".to_owned());
     }
     let step = unit_nanos(unit);
-    if nanos % step != 0 {
+    if opts.exact_time && nanos % step != 0 {
         return Err(format!(
-            "has digits finer than {what}({}) can hold ({nanos} ns past the second); \
-             declare #[parquet(timestamp = \"nanos\")] or truncate the value first",
+            "has digits finer than {what}({}) can hold ({nanos} ns past the second), and the field is exact; \
+             declare #[parquet(timestamp = \"nanos\")], or drop `exact` to truncate them",
             unit_name(unit)
         ));
     }
+    // `nanos / step` floors: `secs` is floored and `nanos` counts forward
+    // from it, so truncation goes toward the past before 1970 as after.
     // i128: the product alone can leave i64 where the sum does not (i64::MIN nanos).
     let units = i128::from(secs) * i128::from(unit.per_second()) + i128::from(nanos / step);
     i64::try_from(units).map_err(|_| {
@@ -236,7 +243,7 @@ fn write_timestamp(
     at: WriteAt,
     opts: &FieldOptions,
 ) -> Result<()> {
-    match to_units(value.timestamp(), value.timestamp_subsec_nanos(), opts.unit(), "TIMESTAMP") {
+    match to_units(value.timestamp(), value.timestamp_subsec_nanos(), opts, "TIMESTAMP") {
         Ok(units) => sink.push_i64(at, units),
         Err(e) => Err(sink.value_error(at.leaf(), format!("timestamp {shown} {e}"))),
     }
@@ -246,9 +253,10 @@ fn write_timestamp(
 /// the unit set by `#[parquet(timestamp = "millis" | "micros" | "nanos")]`
 /// (micros by default).
 ///
-/// Exact both ways. Writing a value with digits finer than the unit, a
-/// leap second, or (in nanos) a date outside 1677-09-21..2262-04-11 is an
-/// error naming the column: values are never truncated or wrapped. Reading
+/// Writing truncates digits finer than the unit toward the past (an error
+/// instead with `#[parquet(exact)]`); a leap second, or (in nanos) a date
+/// outside 1677-09-21..2262-04-11, is an error naming the column: values
+/// never wrap. Reading
 /// accepts TIMESTAMP columns of either UTC flag, the legacy
 /// `TIMESTAMP_MILLIS`/`TIMESTAMP_MICROS`, and INT96 (read to the nanosecond
 /// whatever the unit); a file unit finer than the field's is refused when
@@ -292,7 +300,7 @@ impl ParquetRead for NaiveDateTime {
 }
 
 /// `DateTime<Utc>`: an instant, `TIMESTAMP(true, unit)`, with the same
-/// units and exactness rules as `NaiveDateTime`. Reads instants only
+/// units and truncation rules as `NaiveDateTime`. Reads instants only
 /// (`isAdjustedToUTC = true`, the legacy converted types, which mean UTC,
 /// and INT96); a local timestamp is refused: read it into `NaiveDateTime`.
 ///
@@ -351,8 +359,9 @@ pub struct TimeConv {
 }
 
 /// `NaiveTime`: the time of day, `TIME(false, unit)`: INT32 for millis,
-/// INT64 for micros (the default) and nanos. Digits finer than the unit and
-/// leap seconds are refused on write, as for timestamps. Reads TIME columns
+/// INT64 for micros (the default) and nanos. Digits finer than the unit are
+/// truncated on write (refused with `#[parquet(exact)]`) and leap seconds
+/// refused, as for timestamps. Reads TIME columns
 /// of either UTC flag (a time of day has no date to shift) and the legacy
 /// `TIME_MILLIS`/`TIME_MICROS`, widening coarser units exactly.
 impl ParquetSchema for NaiveTime {
@@ -371,7 +380,7 @@ impl ParquetWrite for NaiveTime {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
         let unit = opts.unit();
-        let units = match to_units(i64::from(self.num_seconds_from_midnight()), self.nanosecond(), unit, "TIME") {
+        let units = match to_units(i64::from(self.num_seconds_from_midnight()), self.nanosecond(), opts, "TIME") {
             Ok(units) => units,
             Err(e) => return Err(sink.value_error(at.leaf(), format!("time {self} {e}"))),
         };

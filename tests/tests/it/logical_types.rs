@@ -47,6 +47,8 @@ const DEFAULT: FieldOptions = FieldOptions::new();
 const MILLIS: FieldOptions = FieldOptions::new().timestamp(TimeUnit::Millis);
 const MICROS: FieldOptions = FieldOptions::new().timestamp(TimeUnit::Micros);
 const NANOS: FieldOptions = FieldOptions::new().timestamp(TimeUnit::Nanos);
+const EXACT_MICROS: FieldOptions = MICROS.exact_time();
+const EXACT_MILLIS: FieldOptions = MILLIS.exact_time();
 const UNITS: [(TimeUnit, FieldOptions); 3] =
     [(TimeUnit::Millis, MILLIS), (TimeUnit::Micros, MICROS), (TimeUnit::Nanos, NANOS)];
 
@@ -456,25 +458,74 @@ fn nanosecond_timestamps_outside_i64_are_refused_not_wrapped() {
 }
 
 #[test]
-fn digits_finer_than_the_unit_are_refused_not_truncated() {
-    let e = write_error("ts", DEFAULT, dt(2024, 1, 1, 0, 0, 0, 1));
+fn digits_finer_than_the_unit_are_truncated_toward_the_past() {
+    // One nanosecond past 2024-01-01 in the default micros: the micros of the second.
+    let file = write_file("ts", DEFAULT, &[dt(2024, 1, 1, 0, 0, 0, 1)]).expect("write");
+    assert_eq!(raw_values::<Int64Type>(&file), [1_704_067_200_000_000]);
+    assert_eq!(read_file::<NaiveDateTime>("ts", DEFAULT, &file).expect("read"), [dt(2024, 1, 1, 0, 0, 0, 0)]);
+    // Before the epoch the floor goes down: 1 ns before it is -1 ms, not 0.
+    let before = dt(1969, 12, 31, 23, 59, 59, 999_999_999).and_utc();
+    let file = write_file("ts", MILLIS, &[before]).expect("write");
+    assert_eq!(raw_values::<Int64Type>(&file), [-1]);
+    let file = write_file("ts", MICROS, &[dt(1969, 12, 31, 23, 59, 58, 123_456_789)]).expect("write");
+    assert_eq!(raw_values::<Int64Type>(&file), [-1_876_544]);
+    let file = write_file("at", MILLIS, &[t(12, 0, 0, 1_999_999)]).expect("write");
+    assert_eq!(raw_values::<Int32Type>(&file), [43_200_001]);
+    let file = write_file("at", MICROS, &[t(23, 59, 59, 999_999_999)]).expect("write");
+    assert_eq!(raw_values::<Int64Type>(&file), [86_399_999_999]);
+}
+
+#[test]
+fn digits_finer_than_an_exact_unit_are_refused() {
+    let e = write_error("ts", EXACT_MICROS, dt(2024, 1, 1, 0, 0, 0, 1));
     assert_error(&e, "value", "ts", &["2024-01-01 00:00:00.000000001", "TIMESTAMP(MICROS)", "1 ns past the second"]);
-    let e = write_error("ts", MILLIS, dt(2024, 1, 1, 0, 0, 0, 1_000).and_utc());
-    assert_error(&e, "value", "ts", &["TIMESTAMP(MILLIS)", "timestamp = \"nanos\""]);
-    let e = write_error("at", MILLIS, t(12, 0, 0, 1_000));
+    let e = write_error("ts", EXACT_MILLIS, dt(2024, 1, 1, 0, 0, 0, 1_000).and_utc());
+    assert_error(&e, "value", "ts", &["TIMESTAMP(MILLIS)", "timestamp = \"nanos\"", "drop `exact`"]);
+    let e = write_error("at", EXACT_MILLIS, t(12, 0, 0, 1_000));
     assert_error(&e, "value", "at", &["time 12:00:00.000001", "TIME(MILLIS)"]);
-    let e = write_error("at", MICROS, t(12, 0, 0, 1));
+    let e = write_error("at", EXACT_MICROS, t(12, 0, 0, 1));
     assert_error(&e, "value", "at", &["TIME(MICROS)"]);
-    let e = write_error("ts", MILLIS, Some(dt(1969, 12, 31, 23, 59, 59, 999_999_999)));
+    let e = write_error("ts", EXACT_MILLIS, Some(dt(1969, 12, 31, 23, 59, 59, 999_999_999)));
     assert_error(&e, "value", "ts", &["TIMESTAMP(MILLIS)"]);
     // Inside a list, the error still names the leaf column.
-    let e = write_error("ts", MILLIS, vec![dt(2000, 1, 1, 0, 0, 0, 0), dt(2000, 1, 1, 0, 0, 0, 1)]);
+    let e = write_error("ts", EXACT_MILLIS, vec![dt(2000, 1, 1, 0, 0, 0, 0), dt(2000, 1, 1, 0, 0, 0, 1)]);
     assert_error(&e, "value", "ts.list.element", &["TIMESTAMP(MILLIS)"]);
+}
+
+/// The logging case: `Utc::now()` carries nanoseconds on Linux, and a
+/// derived record writes it with the defaults (micros), truncated.
+#[test]
+fn utc_now_writes_with_the_default_settings() {
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Event {
+        at: DateTime<Utc>,
+        local: NaiveDateTime,
+        of_day: NaiveTime,
+    }
+    let now = Utc::now();
+    let events: Vec<Event> = (0..3)
+        .map(|i| {
+            let at = now + chrono::Duration::nanoseconds(i * 1_001);
+            Event { at, local: at.naive_utc(), of_day: at.time() }
+        })
+        .collect();
+    let mut writer = ParquetWriter::<Event, _>::new(Vec::new()).expect("writer");
+    writer.write_all(&events).expect("Utc::now() with defaults");
+    let file = Bytes::from(writer.into_inner().expect("close"));
+    let back: Vec<Event> =
+        ParquetReader::<Event, _>::new(file).expect("reader").collect::<Result<_, _>>().expect("read");
+    // What chrono gives for the same instants cut to whole microseconds.
+    let micros = |v: DateTime<Utc>| DateTime::from_timestamp_micros(v.timestamp_micros()).expect("in range");
+    let expected: Vec<Event> = events
+        .iter()
+        .map(|e| Event { at: micros(e.at), local: micros(e.at).naive_utc(), of_day: micros(e.at).time() })
+        .collect();
+    assert_eq!(back, expected);
 }
 
 #[test]
 fn a_refused_value_leaves_the_writer_usable() {
-    let mut writer = MemPageStore::writer(one::<NaiveDateTime>("ts", MILLIS)).expect("writer");
+    let mut writer = MemPageStore::writer(one::<NaiveDateTime>("ts", EXACT_MILLIS)).expect("writer");
     writer.write(&dt(2000, 1, 1, 0, 0, 0, 0)).expect("good row");
     assert!(writer.write(&dt(2000, 1, 1, 0, 0, 0, 1)).is_err());
     writer.write(&dt(2001, 1, 1, 0, 0, 0, 0)).expect("good row after a refused one");

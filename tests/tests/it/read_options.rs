@@ -9,7 +9,7 @@ use bytes::Bytes;
 use magnolify_parquet::dataset::{DatasetReader, StoreDatasetReader};
 use magnolify_parquet::filter::FilterCounts;
 use magnolify_parquet::store::StoreReaderBuilder;
-use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
+use magnolify_parquet::{ParquetReader, ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
@@ -132,4 +132,28 @@ fn the_dataset_readers_refuse_row_groups_which_differ_from_file_to_file() {
     let read = ReaderBuilder::open(dir.path().join("part-0.parquet")).unwrap().build(options().row_groups(vec![3]));
     let amounts: Vec<i64> = read.unwrap().map(|s| s.unwrap().amount).collect();
     assert_eq!(amounts, (300..400).filter(|a| a % 3 != 1).collect::<Vec<_>>());
+}
+
+/// `ParquetReader::open`, beside `ParquetWriter::create`: its errors name
+/// the file, from the footer to the type's resolution.
+#[test]
+fn a_reader_opened_by_path_names_the_file_in_its_errors() {
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Other {
+        label: String,
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("sales.parquet");
+    let mut w = magnolify_parquet::ParquetWriter::<Sale, _>::create(&path).expect("create");
+    w.write_all(&sales()).expect("write");
+    w.close().expect("close");
+
+    let back: Vec<Sale> = ParquetReader::open(&path).expect("open").collect::<Result<_, _>>().expect("read");
+    assert_eq!(back, sales());
+    let Err(e) = ParquetReader::<Other, _>::open(&path) else { panic!("a type the file lacks") };
+    let text = e.to_string();
+    assert!(text.contains("sales.parquet") && text.contains("label"), "{text}");
+    std::fs::write(&path, b"not parquet").expect("overwrite");
+    let Err(e) = ParquetReader::<Sale, _>::open(&path) else { panic!("a damaged file") };
+    assert!(e.to_string().contains("sales.parquet"), "{e}");
 }

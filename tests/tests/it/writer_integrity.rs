@@ -380,6 +380,61 @@ fn a_dropped_writer_leaves_no_file_and_no_temporary() {
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 
+/// The child's part of [`a_dropped_writer_says_so_on_stderr`]: set by the
+/// parent, which reads the child's stderr (a test's own is captured).
+const DROP_CHILD: &str = "MAGNOLIFY_DROP_CHILD";
+
+/// A writer dropped unclosed says on stderr which file and how many
+/// records it discarded; `discard()` and a drop while panicking say nothing.
+#[test]
+fn a_dropped_writer_says_so_on_stderr() {
+    if let Some(dir) = std::env::var_os(DROP_CHILD) {
+        let dir = PathBuf::from(dir);
+        let mut w = ParquetWriter::<Order, _>::create(dir.join("dropped.parquet")).expect("create");
+        w.write_all(&[good(1), good(2), good(3)]).expect("write");
+        drop(w);
+        let mut w = ParquetWriter::<Order, _>::create(dir.join("discarded.parquet")).expect("create");
+        w.write(&good(4)).expect("write");
+        w.discard();
+        let mut w = ParquetWriter::<Order, _>::new(Vec::new()).expect("over a sink");
+        w.write(&good(5)).expect("write");
+        drop(w);
+        let panicked = std::panic::catch_unwind(|| {
+            let mut w = ParquetWriter::<Order, _>::create(dir.join("panicked.parquet")).expect("create");
+            w.write(&good(6)).expect("write");
+            panic!("while writing");
+        });
+        assert!(panicked.is_err());
+        return;
+    }
+    let dir = empty_dir("says-so");
+    let child = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args(["writer_integrity::a_dropped_writer_says_so_on_stderr", "--exact", "--nocapture", "--test-threads=1"])
+        .env(DROP_CHILD, &dir)
+        .output()
+        .expect("run the child");
+    assert!(child.status.success(), "{child:?}");
+    let stderr = String::from_utf8(child.stderr).expect("utf-8");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("magnolify-parquet:")).collect();
+    let dropped = dir.join("dropped.parquet");
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "magnolify-parquet: a ParquetWriter for {} was dropped without close(), discarding 3 records: \
+                 no file was committed; call close() to write it, or discard() to drop it quietly",
+                dropped.display()
+            ),
+            "magnolify-parquet: a ParquetWriter over a sink was dropped without close(), discarding 1 record: \
+             no file was committed; call close() to write it, or discard() to drop it quietly"
+                .to_owned(),
+        ],
+        "{stderr}"
+    );
+    assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
 #[test]
 fn a_dropped_writer_leaves_an_existing_file_untouched() {
     let (dir, target) = over_a_previous_version("untouched");

@@ -44,6 +44,7 @@ use crate::ParquetRead;
 /// }
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// ```
+#[must_use = "a builder does nothing until it builds"]
 pub struct ReaderBuilder<R> {
     input: Arc<R>,
     metadata: CheckedMetadata,

@@ -51,6 +51,7 @@ pub const DEFAULT_MAX_ROW_GROUP_BYTES: usize = 128 * 1024 * 1024;
 /// `T` names the writer's type ([`ParquetWriter<T, W, C>`]): the derived
 /// type ([`new`](Self::new)), or the record type of a converter
 /// ([`with_converter`](Self::with_converter)).
+#[must_use = "a builder does nothing until it builds"]
 pub struct WriterBuilder<T, C: RecordWrite = Derived<T>> {
     pub(super) converter: C,
     pub(super) props: WriterPropertiesBuilder,
@@ -358,6 +359,6 @@ impl<T, C: RecordWrite> WriterBuilder<T, C> {
     /// [`ParquetWriter::create`]).
     pub fn create(self, path: impl AsRef<Path>) -> Result<ParquetWriter<T, AtomicFile, C>> {
         let file = AtomicFile::new(path.as_ref())?;
-        ParquetWriter::from_builder(self, file, Some(AtomicFile::commit))
+        Ok(ParquetWriter::from_builder(self, file, Some(AtomicFile::commit))?.at_path(path.as_ref()))
     }
 }
