@@ -64,6 +64,13 @@ fn check_field_attrs(attrs: &FieldAttrs, errors: &mut Errors) {
         }
         return;
     }
+    if let (None, Some(exact)) = (&attrs.timestamp, &attrs.exact) {
+        errors.at(
+            exact.span,
+            "`exact` applies to the unit of `timestamp = \"...\"`: add `timestamp = \"micros\"` (the default unit) \
+             or remove `exact`",
+        );
+    }
     if let (Some(_), Some(decimal)) = (&attrs.timestamp, &attrs.decimal) {
         errors.at(decimal.span, "`timestamp` and `decimal` cannot both be set: a field is either a time or a decimal");
     }

@@ -10,6 +10,10 @@ struct Record {
     #[parquet(timestamp = "millis", decimal(precision = 10, scale = 2))]
     c: i64,
     d: i32,
+    #[parquet(exact)]
+    e: chrono::NaiveDateTime,
+    #[parquet(timestamp = "millis", exact)]
+    f: chrono::NaiveDateTime,
 }
 
 fn main() {}

@@ -23,6 +23,8 @@ pub struct FieldAttrs {
     pub list: Option<Spanned<ListLayout>>,
     /// `timestamp = "..."`: the unit of times in this field.
     pub timestamp: Option<Spanned<TimeUnit>>,
+    /// `exact`: finer digits than the unit are an error, not truncated.
+    pub exact: Option<Spanned<()>>,
     /// `decimal(...)`: DECIMAL precision, scale and physical type.
     pub decimal: Option<Spanned<Decimal>>,
     /// `with = "module"`: conversion through the module's `Repr`.
@@ -34,8 +36,8 @@ pub struct FieldAttrs {
     pub bloom_filter: Option<Spanned<BloomFilter>>,
 }
 
-const FIELD_KEYS: [&str; 9] =
-    ["rename", "skip", "default", "list", "timestamp", "decimal", "with", "field_id", "bloom_filter"];
+const FIELD_KEYS: [&str; 10] =
+    ["rename", "skip", "default", "list", "timestamp", "exact", "decimal", "with", "field_id", "bloom_filter"];
 const BLOOM_FILTER_KEYS: [&str; 2] = ["fpp", "ndv"];
 const DECIMAL_KEYS: [&str; 3] = ["precision", "scale", "physical"];
 const VARIANT_KEYS: [&str; 1] = ["rename"];
@@ -49,6 +51,7 @@ impl FieldAttrs {
                 "default" => set_flag(&mut out.default, meta, errors)?,
                 "list" => set_choice(&mut out.list, meta, &ListLayout::CHOICES, errors)?,
                 "timestamp" => set_choice(&mut out.timestamp, meta, &TimeUnit::CHOICES, errors)?,
+                "exact" => set_flag(&mut out.exact, meta, errors)?,
                 "decimal" => {
                     if let Some(decimal) = parse_decimal(meta, errors)? {
                         set_once(&mut out.decimal, meta, decimal, errors);
@@ -93,6 +96,7 @@ impl FieldAttrs {
         add("default", self.default.as_ref().map(|s| s.span));
         add("list", self.list.as_ref().map(|s| s.span));
         add("timestamp", self.timestamp.as_ref().map(|s| s.span));
+        add("exact", self.exact.as_ref().map(|s| s.span));
         add("decimal", self.decimal.as_ref().map(|s| s.span));
         add("with", self.with.as_ref().map(|s| s.span));
         add("field_id", self.field_id.as_ref().map(|s| s.span));

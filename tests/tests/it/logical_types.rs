@@ -523,6 +523,24 @@ fn utc_now_writes_with_the_default_settings() {
     assert_eq!(back, expected);
 }
 
+/// `#[parquet(exact)]` on a derived field: the same instant is refused.
+#[test]
+fn an_exact_derived_field_refuses_finer_digits() {
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Strict {
+        #[parquet(timestamp = "micros", exact)]
+        at: DateTime<Utc>,
+    }
+    let at = DateTime::from_timestamp(1_700_000_000, 1_001).expect("in range");
+    let mut writer = ParquetWriter::<Strict, _>::new(Vec::new()).expect("writer");
+    let e = writer.write(&Strict { at }).expect_err("finer than micros");
+    assert_error(&e, "value", "at", &["TIMESTAMP(MICROS)", "1001 ns past the second", "the field is exact"]);
+    writer
+        .write(&Strict { at: DateTime::from_timestamp(1_700_000_000, 1_000).expect("in range") })
+        .expect("whole micros");
+    writer.discard();
+}
+
 #[test]
 fn a_refused_value_leaves_the_writer_usable() {
     let mut writer = MemPageStore::writer(one::<NaiveDateTime>("ts", EXACT_MILLIS)).expect("writer");
