@@ -5,7 +5,7 @@
 //! with checksums are verified too; files without them read as before.
 //!
 //! The measurements print their tallies (`cargo test -- --nocapture`), the
-//! numbers the README's guarantees section quotes.
+//! numbers docs/errors.md's guarantees section quotes.
 
 use std::ops::Range;
 
@@ -128,7 +128,7 @@ fn every_bit_flip_inside_a_column_chunk_is_an_error_or_the_original_records() {
 }
 
 /// Flips in the footer, which the format gives no checksum: the tally of
-/// what they give (the README quotes it). Only panics fail here; the
+/// what they give (docs/errors.md quotes it). Only panics fail here; the
 /// hardened footer reader refuses what its consistency checks catch.
 #[test]
 fn bit_flips_in_the_footer_are_measured() {
