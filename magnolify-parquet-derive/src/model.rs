@@ -5,7 +5,7 @@
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Type, Visibility};
 
-use crate::attr::{ContainerAttrs, FieldAttrs, VariantAttrs};
+use crate::attr::{check_serde, ContainerAttrs, FieldAttrs, SerdePlace, VariantAttrs};
 use crate::docs::doc_text;
 use crate::errors::Errors;
 
@@ -65,6 +65,8 @@ impl<'a> Container<'a> {
     /// is recorded in `errors`).
     pub fn from_ast(input: &'a DeriveInput, errors: &mut Errors) -> Option<Container<'a>> {
         let attrs = ContainerAttrs::parse(&input.attrs, errors);
+        let has = |key: &str| attrs.present().iter().any(|(k, _)| *k == key);
+        check_serde(&input.attrs, &SerdePlace::Container { has: &has }, errors);
         let body = match &input.data {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => {
@@ -151,6 +153,11 @@ impl<'a> Container<'a> {
 fn record_field<'a>(field: &'a syn::Field, container: &ContainerAttrs, errors: &mut Errors) -> Option<Field<'a>> {
     let ident = field.ident.as_ref()?;
     let attrs = FieldAttrs::parse(&field.attrs, errors);
+    let field_name = ident.unraw().to_string();
+    let has = |key: &str| {
+        attrs.skip.is_some() && key == "skip" || attrs.present_besides_skip().iter().any(|(k, _)| *k == key)
+    };
+    check_serde(&field.attrs, &SerdePlace::Field { name: &field_name, has: &has }, errors);
     let name = match (&attrs.rename, &container.rename_all) {
         (Some(r), _) => r.value.clone(),
         (None, Some(rule)) => rule.value.apply_to_field(&ident.unraw().to_string()),

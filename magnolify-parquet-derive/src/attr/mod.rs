@@ -4,6 +4,7 @@
 
 mod container;
 mod field;
+mod serde;
 mod value;
 
 use proc_macro2::{Span, TokenStream};
@@ -16,6 +17,7 @@ use value::key_name;
 
 pub use container::ContainerAttrs;
 pub use field::{FieldAttrs, VariantAttrs};
+pub use serde::{check_serde, SerdePlace};
 
 /// A setting and the span of the key that set it (errors about the setting
 /// point there).

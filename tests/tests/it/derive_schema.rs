@@ -590,3 +590,31 @@ fn no_docs_no_footer_entries() {
 struct NoDocs {
     id: UserId,
 }
+
+/// serde's renames and skips beside ours: accepted where `#[parquet(..)]`
+/// decides too, and the schema is ours; serde keys of one direction
+/// (`skip_serializing_if`, `default`) are serde's alone.
+#[test]
+fn serde_attributes_decided_by_ours_are_accepted() {
+    #[derive(ParquetType, serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    #[parquet(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Event {
+        user_id: u64,
+        #[serde(rename = "kind")]
+        #[parquet(rename = "event_kind")]
+        kind_name: String,
+        #[serde(skip)]
+        #[parquet(skip)]
+        cache: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        note: Option<String>,
+    }
+    assert_eq!(
+        text::<Event>(),
+        "message Event {\n  REQUIRED INT64 userId (INTEGER(64,false));\n  REQUIRED BYTE_ARRAY event_kind (STRING);\n  OPTIONAL BYTE_ARRAY note (STRING);\n}\n"
+    );
+    let json = serde_json::to_string(&Event { user_id: 1, kind_name: "k".into(), cache: None, note: None }).unwrap();
+    assert_eq!(json, r#"{"userId":1,"kind":"k"}"#);
+}
