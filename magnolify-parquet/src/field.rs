@@ -53,6 +53,12 @@ pub trait ParquetSchema {
     /// `decimal` attribute on such a field into a compile error.
     const NEEDS_DECIMAL: bool = false;
 
+    /// Whether the type can be a map's key: a required primitive value,
+    /// not a group, a list, a map or an `Option` (the format's rule for
+    /// MAP keys). `HashMap` and `BTreeMap` refuse other keys at compile
+    /// time; derived structs, containers and `Option` say `false`.
+    const MAP_KEY: bool = true;
+
     /// What reading the type needs: cursor indices, levels, conversions,
     /// built once per file by [`ParquetRead::resolve`]. Types that only
     /// write (references, `str`, slices) use `()`.

@@ -27,6 +27,7 @@ pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {
             const NULLABLE: bool = #schema::NULLABLE;
             const ACCEPTS: #p::Accepts = #schema::ACCEPTS;
             const NEEDS_DECIMAL: bool = #schema::NEEDS_DECIMAL;
+            const MAP_KEY: bool = #schema::MAP_KEY;
             type ReadPlan = #schema::ReadPlan;
 
             fn bloom_filters(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::BloomFilterSpec)>) {

@@ -70,6 +70,8 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let schema_impl = impls.schema(
         quote! {
             const LEAVES: usize = #(#leaves)+*;
+            // A group is no map key.
+            const MAP_KEY: bool = false;
             type ReadPlan = #p::StructPlan<( #(#plans,)* )>;
 
             fn bloom_filters(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::BloomFilterSpec)>) {

@@ -30,6 +30,7 @@ impl<T: ParquetSchema> ParquetSchema for Option<T> {
     const NULLABLE: bool = true;
     const ACCEPTS: Accepts = T::ACCEPTS;
     const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
+    const MAP_KEY: bool = false;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         schema::check_repetition(name, repetition, opts, true)?;
@@ -189,6 +190,7 @@ impl<T: ListElement> ParquetSchema for [T] {
     type ReadPlan = ();
     const ACCEPTS: Accepts = T::ACCEPTS.in_list();
     const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
+    const MAP_KEY: bool = false;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         if repetition == Repetition::REPEATED && opts.list != crate::ListLayout::TwoLevel {
@@ -224,6 +226,7 @@ impl<T: ListElement> ParquetSchema for Vec<T> {
     type ReadPlan = ListPlan<T::ReadPlan>;
     const ACCEPTS: Accepts = T::ACCEPTS.in_list();
     const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
+    const MAP_KEY: bool = false;
 
     fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
         <[T]>::schema(name, repetition, opts)
@@ -338,10 +341,20 @@ fn read_entry<K: ParquetRead, V: ParquetRead>(
 macro_rules! map_field {
     ($map:ty, $new:expr, [$($params:tt)*], [$($key:tt)*], [$($extra:tt)*]) => {
         impl<K: ParquetSchema, V: ParquetSchema, $($params)*> ParquetSchema for $map {
-            const LEAVES: usize = K::LEAVES + V::LEAVES;
+            // The key's rule checked when the map type is used: a compile
+            // error (this constant fails to evaluate), not a run-time one.
+            const LEAVES: usize = {
+                assert!(
+                    K::MAP_KEY,
+                    "a map key must be a primitive value (a number, text, bytes, a date, ...): not a struct, \
+                     a list, a map or an Option; store such pairs as a Vec of structs"
+                );
+                K::LEAVES + V::LEAVES
+            };
             type ReadPlan = MapPlan<K::ReadPlan, V::ReadPlan>;
             const ACCEPTS: Accepts = K::ACCEPTS.or(V::ACCEPTS);
             const NEEDS_DECIMAL: bool = K::NEEDS_DECIMAL || V::NEEDS_DECIMAL;
+            const MAP_KEY: bool = false;
 
             fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
                 map_schema::<K, V>(name, repetition, opts)

@@ -19,6 +19,7 @@ macro_rules! pointer_schema_write {
                 const NULLABLE: bool = <$inner as ParquetSchema>::NULLABLE;
                 const ACCEPTS: Accepts = <$inner as ParquetSchema>::ACCEPTS;
                 const NEEDS_DECIMAL: bool = <$inner as ParquetSchema>::NEEDS_DECIMAL;
+                const MAP_KEY: bool = <$inner as ParquetSchema>::MAP_KEY;
 
                 fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
                     <$inner as ParquetSchema>::schema(name, repetition, opts)
