@@ -222,7 +222,9 @@ impl<'s> Front<'s> {
             return Err(format!("the Avro schema nests deeper than {MAX_DEPTH} levels"));
         }
         let scalar = |s: Scalar| Ok(RustType::Scalar(s));
-        let timed = |cx: &mut FieldCx, unit: TimeUnit, s: Scalar| {
+        // A time type: its unit, and the notes of what it does not keep.
+        let timed = |cx: &mut FieldCx, notes: &[String], unit: TimeUnit, s: Scalar| {
+            cx.notes.extend_from_slice(notes);
             cx.units.push(unit);
             Ok(RustType::Scalar(s))
         };
@@ -263,32 +265,22 @@ impl<'s> Front<'s> {
                 scalar(Scalar::String)
             }
             Schema::Date => scalar(Scalar::Date),
-            Schema::TimeMillis => {
-                cx.notes.push(time_note("time-millis"));
-                timed(cx, TimeUnit::Millis, Scalar::Time)
-            }
-            Schema::TimeMicros => {
-                cx.notes.push(time_note("time-micros"));
-                timed(cx, TimeUnit::Micros, Scalar::Time)
-            }
-            Schema::TimestampMillis => timed(cx, TimeUnit::Millis, Scalar::UtcTimestamp),
-            Schema::TimestampMicros => timed(cx, TimeUnit::Micros, Scalar::UtcTimestamp),
+            Schema::TimeMillis => timed(cx, &[time_note("time-millis")], TimeUnit::Millis, Scalar::Time),
+            Schema::TimeMicros => timed(cx, &[time_note("time-micros")], TimeUnit::Micros, Scalar::Time),
+            Schema::TimestampMillis => timed(cx, &[], TimeUnit::Millis, Scalar::UtcTimestamp),
+            Schema::TimestampMicros => timed(cx, &[], TimeUnit::Micros, Scalar::UtcTimestamp),
             Schema::TimestampNanos => {
-                cx.notes.push(nanos_note("timestamp-nanos"));
-                timed(cx, TimeUnit::Nanos, Scalar::UtcTimestamp)
+                timed(cx, &[nanos_note("timestamp-nanos")], TimeUnit::Nanos, Scalar::UtcTimestamp)
             }
             Schema::LocalTimestampMillis => {
-                cx.notes.push(local_note("local-timestamp-millis"));
-                timed(cx, TimeUnit::Millis, Scalar::LocalTimestamp)
+                timed(cx, &[local_note("local-timestamp-millis")], TimeUnit::Millis, Scalar::LocalTimestamp)
             }
             Schema::LocalTimestampMicros => {
-                cx.notes.push(local_note("local-timestamp-micros"));
-                timed(cx, TimeUnit::Micros, Scalar::LocalTimestamp)
+                timed(cx, &[local_note("local-timestamp-micros")], TimeUnit::Micros, Scalar::LocalTimestamp)
             }
             Schema::LocalTimestampNanos => {
-                cx.notes.push(local_note("local-timestamp-nanos"));
-                cx.notes.push(nanos_note("local-timestamp-nanos"));
-                timed(cx, TimeUnit::Nanos, Scalar::LocalTimestamp)
+                let notes = [local_note("local-timestamp-nanos"), nanos_note("local-timestamp-nanos")];
+                timed(cx, &notes, TimeUnit::Nanos, Scalar::LocalTimestamp)
             }
             Schema::Duration => {
                 cx.notes.push(
