@@ -108,7 +108,8 @@ pub mod __private {
     pub use crate::error::{Error, Result};
     pub use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
     pub use crate::filter::{
-        bytes_key, At, Field, FieldHandle, FilterValue, HandleAs, Key, NotAddressable, Nullable, Required,
+        bytes_key, At, Field, FieldHandle, FilterArg, FilterValue, HandleAs, Key, NotAddressable, Nullable, Required,
+        WithoutParameters,
     };
     pub use crate::options::{BloomFilterSpec, DecimalPhysical, FieldOptions, ListLayout, TimeUnit};
     pub use crate::record::ParquetRecord;

@@ -115,13 +115,29 @@ pub fn record(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     }
 }
 
-/// A newtype has the handles of what it wraps.
+/// A newtype has the handles of what it wraps, and is an argument of them:
+/// `fields().user.eq(UserId(7))` as well as `.eq(7)`.
 pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
     if borrows(c) {
         return TokenStream::new();
     }
     let p = private();
-    generic_impl(
+    let ident = c.ident;
+    let (impl_generics, ty_generics, where_clause) = c.generics.split_for_impl();
+    let predicates = where_clause.map(|w| w.predicates.iter().collect::<Vec<_>>()).unwrap_or_default();
+    // The bound names an unused lifetime so that a wrapped type which is no
+    // filter value (a struct) leaves the impl unusable, not the derive failing.
+    let argument = quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::FilterArg<#inner> for #ident #ty_generics
+        where for<'__h> #inner: #p::FilterValue, #(#predicates,)*
+        {
+            fn into_value(self) -> #inner {
+                self.0
+            }
+        }
+    };
+    let handle = generic_impl(
         c,
         quote!(#inner: #p::FieldHandle<__R>,),
         quote! {
@@ -134,7 +150,8 @@ pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
                 <#inner as #p::FieldHandle<__R>>::optional_handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
             }
         },
-    )
+    );
+    quote!(#argument #handle)
 }
 
 /// A unit enum is a leaf: compared by equality with its symbols (its
@@ -173,10 +190,27 @@ pub fn unit_enum(c: &Container<'_>, idents: &[&syn::Ident], symbols: &[&str]) ->
     }
 }
 
-/// A generic record: a field type, but not addressable.
+/// A generic record: a field type, but not addressable, and a `fields()`
+/// that does not compile, saying why.
 fn not_addressable(c: &Container<'_>) -> TokenStream {
     let p = private();
-    generic_impl(
+    let (ident, vis) = (c.ident, c.vis);
+    let (impl_generics, ty_generics, where_clause) = c.generics.split_for_impl();
+    let fields = quote! {
+        #[automatically_derived]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// Not available: records with type or const parameters have no
+            /// field handles.
+            #[allow(dead_code)]
+            #vis fn fields() -> #p::NotAddressable
+            where
+                Self: #p::WithoutParameters,
+            {
+                match <Self as #p::WithoutParameters>::unreachable() {}
+            }
+        }
+    };
+    let handle = generic_impl(
         c,
         TokenStream::new(),
         quote! {
@@ -189,7 +223,8 @@ fn not_addressable(c: &Container<'_>) -> TokenStream {
                 #p::NotAddressable
             }
         },
-    )
+    );
+    quote!(#fields #handle)
 }
 
 /// `impl FieldHandle<__R>` for the container, with its generics and

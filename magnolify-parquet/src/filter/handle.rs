@@ -118,6 +118,21 @@ pub trait Addressable: sealed::Sealed {
     fn unreachable(self) -> std::convert::Infallible;
 }
 
+/// What no record is: the bound of the `fields()` generated for records
+/// with type or const parameters, so that calling it does not compile and
+/// says why (where without it the method would just not exist).
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no field handles: `fields()` is generated only for records without type or const \
+               parameters",
+    label = "a record with type or const parameters",
+    note = "filter on a record without parameters, or filter the records read with `Iterator::filter`"
+)]
+pub trait WithoutParameters: sealed::Sealed {
+    /// Never called: no type implements the trait.
+    fn unreachable() -> std::convert::Infallible;
+}
+
 /// The methods of [`Field`], on [`NotAddressable`]: none can be called.
 macro_rules! not_addressable_methods {
     ($($method:ident),*) => {

@@ -53,7 +53,9 @@ mod predicate;
 mod prune;
 mod row_ranges;
 
-pub use handle::{Addressable, At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required};
+pub use handle::{
+    Addressable, At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required, WithoutParameters,
+};
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{FilterArg, Predicate, Text};
 pub(crate) use prune::{constants_may_pass, page_selection, verdict, BloomFilters, PageIndexes, Verdict};

@@ -204,8 +204,11 @@ impl Draw {
             20 => ordered!(f.amount, self.amount()),
             21 => ordered!(f.half, self.half()),
             22 => ordered!(f.color, self.color()),
-            // A newtype's handle is its inner type's.
-            23 => ordered!(f.user, seq as u32 / 3),
+            // A newtype's handle is its inner type's, and takes the newtype too.
+            23 => match self.0.below(2) {
+                0 => ordered!(f.user, seq as u32 / 3),
+                _ => ordered!(f.user, UserId(seq as u32 / 3)),
+            },
             24 => ordered!(f.inner.a, self.int(-6, 6) as i32),
             25 => ordered!(f.inner.s, self.text()),
             26 => match self.0.below(3) {
