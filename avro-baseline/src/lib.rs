@@ -72,7 +72,7 @@ use std::sync::Arc;
 use apache_avro::types::Value;
 use apache_avro::Schema;
 use magnolify_parquet::convert::{
-    ColumnSink, FileNode, RecordRead, RecordSchema, RecordSource, RecordWrite, Resolver, WriteAt,
+    ColumnSink, FileNode, RecordRead, RecordReadOwned, RecordSchema, RecordSource, RecordWrite, Resolver, WriteAt,
 };
 use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
@@ -236,7 +236,7 @@ impl RecordWrite for AvroConverter {
 }
 
 impl RecordRead for AvroConverter {
-    type Record = Value;
+    type Record<'de> = Value;
     type ReadPlan = ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(ReadPlan, Vec<usize>)> {
@@ -246,7 +246,11 @@ impl RecordRead for AvroConverter {
     }
 
     #[inline]
-    fn read(&self, plan: &ReadPlan, source: &mut RecordSource) -> Result<Value> {
+    fn read<'de>(&self, plan: &ReadPlan, source: &mut RecordSource<'de>) -> Result<Value> {
         read::read(&plan.root, source)
     }
+}
+
+impl RecordReadOwned for AvroConverter {
+    type Owned = Value;
 }

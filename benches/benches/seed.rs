@@ -17,7 +17,7 @@ use benches::avro::{nested_converter, nested_value};
 use benches::nested::{seed_record, Nested};
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
-use magnolify_parquet::convert::{ColumnSink, RecordRead, RecordWrite};
+use magnolify_parquet::convert::{ColumnSink, RecordReadOwned, RecordWrite};
 use magnolify_parquet::mem::{MemPageStore, MemReader, MemWriter};
 use magnolify_parquet::parquet::file::properties::WriterProperties;
 use magnolify_parquet::parquet::schema::types::SchemaDescriptor;
@@ -66,7 +66,11 @@ fn seed_store() -> MemPageStore {
 }
 
 /// Times assembling one record at a time with the readers `open` makes.
-fn bench_read<C: RecordRead>(bencher: Bencher, open: impl Fn() -> magnolify_parquet::Result<MemReader<C>>) {
+fn bench_read<C>(bencher: Bencher, open: impl Fn() -> magnolify_parquet::Result<MemReader<C>>)
+where
+    C: RecordReadOwned + Send + Sync + 'static,
+    C::Owned: Send + 'static,
+{
     let mut reader = open().expect("opening the store");
     bencher.counter(ItemsCount::new(1usize)).bench_local(|| match reader.next() {
         Some(record) => record,

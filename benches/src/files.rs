@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 use magnolify_parquet::parquet::basic::Compression;
-use magnolify_parquet::{OwnedRecord, ParquetRead, ParquetRecord, ReadOptions, ReaderBuilder, WriterBuilder};
+use magnolify_parquet::{OwnedRecord, ReadOptions, ReaderBuilder, WriterBuilder};
 
 /// Writes `records` into a file in memory, pages in `compression`.
 pub fn write<T: OwnedRecord>(
@@ -19,9 +19,6 @@ pub fn write<T: OwnedRecord>(
 }
 
 /// Reads every record of `file`.
-pub fn read<T: ParquetRecord + ParquetRead + Send + 'static>(
-    file: Bytes,
-    threads: usize,
-) -> magnolify_parquet::Result<Vec<T>> {
+pub fn read<T: OwnedRecord>(file: Bytes, threads: usize) -> magnolify_parquet::Result<Vec<T>> {
     ReaderBuilder::new(file)?.build::<T>(ReadOptions::default().threads(threads))?.collect()
 }

@@ -17,7 +17,7 @@ use std::sync::Once;
 use apache_avro::types::Value;
 use avro_baseline::{AvroConverter, AvroOptions};
 use bytes::Bytes;
-use magnolify_parquet::convert::RecordRead;
+use magnolify_parquet::convert::RecordReadOwned;
 use magnolify_parquet::parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::WriterVersion;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
@@ -54,9 +54,9 @@ pub fn install_panic_hook() {
 
 /// Reads every record of `file` through `converter`, with the fuzzing limits,
 /// to the end or the first error. Returns how many records were read.
-pub fn read_all<C: RecordRead + Send + Sync + 'static, R: ChunkReader + 'static>(converter: C, file: R) -> usize
+pub fn read_all<C: RecordReadOwned + Send + Sync + 'static, R: ChunkReader + 'static>(converter: C, file: R) -> usize
 where
-    C::Record: Send + 'static,
+    C::Owned: Send + 'static,
 {
     let Ok(builder) = ReaderBuilder::new(file) else { return 0 };
     let options = ReadOptions::default().max_page_bytes(MAX_PAGE_BYTES).max_levels(MAX_LEVELS).batch_size(BATCH);

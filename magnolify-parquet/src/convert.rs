@@ -47,7 +47,7 @@
 //! }
 //!
 //! impl RecordRead for Longs {
-//!     type Record = Option<i64>;
+//!     type Record<'de> = Option<i64>;
 //!     type ReadPlan = usize;
 //!     fn resolve(&self, file: &SchemaDescriptor) -> Result<(usize, Vec<usize>)> {
 //!         let root = FileNode::root(file);
@@ -56,9 +56,14 @@
 //!         let (cursor, _) = resolver.leaf(&node)?;
 //!         Ok((cursor, resolver.into_columns()))
 //!     }
-//!     fn read(&self, cursor: &usize, source: &mut RecordSource) -> Result<Option<i64>> {
+//!     fn read<'de>(&self, cursor: &usize, source: &mut RecordSource<'de>) -> Result<Option<i64>> {
 //!         source.take_i64(*cursor)
 //!     }
+//! }
+//!
+//! // Its records borrow nothing: they can be iterated over.
+//! impl RecordReadOwned for Longs {
+//!     type Owned = Option<i64>;
 //! }
 //!
 //! let mut writer = MemPageStore::writer(Longs)?;
@@ -77,7 +82,7 @@ pub use crate::assemble::{
 pub use crate::logical::{float16_to_f64, Annotation};
 pub use crate::one_field::OneField;
 pub use crate::read::{RecordReader, RowGroupSource};
-pub use crate::record::{RecordRead, RecordSchema, RecordWrite};
+pub use crate::record::{RecordRead, RecordReadOwned, RecordSchema, RecordWrite};
 pub use crate::shred::{ColumnSink, LeafValues, WriteAt};
 pub use crate::write::{ChunkSink, RecordWriter};
 

@@ -93,25 +93,25 @@ impl<T: ParquetWrite + ?Sized> WriteField<T> for Via<'_> {
 #[diagnostic::on_unimplemented(
     message = "`{T}` cannot be read from Parquet",
     label = "a struct with a field of this type can only be written",
-    note = "borrowed fields (`&str`, `&[T]`, `&T`) can be written but not read: read owned types \
-            (`String`, `Vec<T>`, `T`) or `Cow`, which reads as owned"
+    note = "of the borrowed types, `&str`, `&[u8]` and `Cow` read (borrowing from the batch); other \
+            references and slices only write: read owned types (`String`, `Vec<T>`, `T`)"
 )]
-pub trait ReadField<T, P> {
+pub trait ReadField<'de, T, P> {
     /// `T::resolve`.
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<P>;
     /// `T::read`.
-    fn read(plan: &P, source: &mut RecordSource) -> Result<T>;
+    fn read(plan: &P, source: &mut RecordSource<'de>) -> Result<T>;
     /// `T::missing`.
     fn missing() -> Option<T>;
 }
 
-impl<T: ParquetRead> ReadField<T, T::ReadPlan> for Via<'_> {
+impl<'de, T: ParquetRead<'de>> ReadField<'de, T, T::ReadPlan> for Via<'de> {
     #[inline(always)]
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<T::ReadPlan> {
         T::resolve(node, opts, resolver)
     }
     #[inline(always)]
-    fn read(plan: &T::ReadPlan, source: &mut RecordSource) -> Result<T> {
+    fn read(plan: &T::ReadPlan, source: &mut RecordSource<'de>) -> Result<T> {
         T::read(plan, source)
     }
     #[inline(always)]
@@ -126,7 +126,7 @@ pub fn with_write_error(sink: &ColumnSink, leaf: usize, field: &str, error: impl
 }
 
 /// The error of a `with` conversion that failed while reading.
-pub fn with_read_error(source: &RecordSource, field: &str, error: impl Display) -> Error {
+pub fn with_read_error(source: &RecordSource<'_>, field: &str, error: impl Display) -> Error {
     let location = Location { field: Some(field.to_owned()), ..Location::default() }.with_record(source.record());
     Error::value(location, format!("conversion failed: {error}"))
 }
@@ -150,11 +150,12 @@ pub fn enum_resolve(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<
 /// Reads an enum symbol: its index in `symbols`, or an error naming the
 /// unknown symbol and the column.
 #[inline]
-pub fn enum_read(plan: &LeafPlan<()>, source: &mut RecordSource, symbols: &[&str]) -> Result<usize> {
+pub fn enum_read(plan: &LeafPlan<()>, source: &mut RecordSource<'_>, symbols: &[&str]) -> Result<usize> {
     let c = plan.cursor;
-    match source.take_byte_slice(c, |b| {
-        symbols.iter().position(|s| s.as_bytes() == b).ok_or_else(|| String::from_utf8_lossy(b).into_owned())
-    })? {
+    match source
+        .take_bytes(c)?
+        .map(|b| symbols.iter().position(|s| s.as_bytes() == b).ok_or_else(|| String::from_utf8_lossy(b).into_owned()))
+    {
         Some(Ok(i)) => Ok(i),
         Some(Err(unknown)) => {
             Err(source.value_error(c, format!("unknown enum symbol {unknown:?}; expected one of {symbols:?}")))

@@ -130,23 +130,27 @@ pub trait ParquetWrite: ParquetSchema {
 }
 
 /// The read half: resolves the type against a file's node once, then
-/// assembles values.
+/// assembles values that may borrow from the decoded batch for `'de`, as
+/// serde's `Deserialize<'de>` borrows from its input.
 ///
 /// Everything a type needs to know about the file is resolved once into its
 /// [`ReadPlan`](ParquetSchema::ReadPlan), so reading a record does no lookups.
+/// Owned types read for every `'de` (`for<'de> ParquetRead<'de>`, which
+/// [`ParquetReadOwned`] names); `&'a str`, `&'a [u8]` and `Cow<'a, str>`
+/// read for `'de: 'a`, borrowing their bytes from the batch.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read from Parquet",
     label = "`{Self}` does not implement `ParquetRead`",
-    note = "borrowed fields (`&str`, `&[T]`, `&T`) can be written but not read: read owned types \
-            (`String`, `Vec<T>`, `T`) or `Cow`, which reads as owned",
-    note = "in generic code, bound the type with `ParquetRead` (or `OwnedRecord` for a whole record)"
+    note = "of the borrowed types, `&str`, `&[u8]` and `Cow<str>` / `Cow<[u8]>` read, borrowing from the batch \
+            (`next_batch`); other references and slices only write: read owned types (`String`, `Vec<T>`, `T`)",
+    note = "in generic code, bound the type with `ParquetReadOwned` (or `OwnedRecord` for a whole record)"
 )]
-pub trait ParquetRead: ParquetSchema + Sized {
+pub trait ParquetRead<'de>: ParquetSchema + Sized {
     /// Matches the type against the file's node, choosing its columns.
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan>;
 
     /// Assembles one value.
-    fn read(plan: &Self::ReadPlan, source: &mut RecordSource) -> Result<Self>;
+    fn read(plan: &Self::ReadPlan, source: &mut RecordSource<'de>) -> Result<Self>;
 
     /// The value of a field whose column is absent from the file: `None`,
     /// an empty collection, or no value at all (then the field is required).
@@ -154,3 +158,17 @@ pub trait ParquetRead: ParquetSchema + Sized {
         None
     }
 }
+
+/// A type that reads without borrowing: [`ParquetRead`] for every `'de`,
+/// as serde's `DeserializeOwned`. Bound generic code that reads owned
+/// values with it.
+///
+/// ```
+/// use magnolify_parquet::ParquetReadOwned;
+///
+/// fn readable<T: ParquetReadOwned>() {}
+/// readable::<Vec<Option<String>>>();
+/// ```
+pub trait ParquetReadOwned: for<'de> ParquetRead<'de> {}
+
+impl<T> ParquetReadOwned for T where T: for<'de> ParquetRead<'de> {}

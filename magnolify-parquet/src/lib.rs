@@ -78,7 +78,7 @@ mod values;
 mod write;
 
 pub use error::{Error, Location, Result};
-pub use field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
+pub use field::{Accepts, ParquetRead, ParquetReadOwned, ParquetSchema, ParquetWrite};
 pub use file::{AtomicFile, CheckedMetadata, ParquetReader, ParquetWriter, ReaderBuilder, WriterBuilder};
 pub use options::{BloomFilterSpec, DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, TimeUnit};
 pub use read::{ReadOptions, Resolved};
@@ -106,7 +106,7 @@ pub mod __private {
     pub use crate::assemble::{FileNode, RecordSource, Resolver};
     pub use crate::derive_support::*;
     pub use crate::error::{Error, Result};
-    pub use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
+    pub use crate::field::{Accepts, ParquetRead, ParquetReadOwned, ParquetSchema, ParquetWrite};
     pub use crate::filter::{
         bytes_key, At, Field, FieldHandle, FilterArg, FilterValue, HandleAs, Key, NotAddressable, Nullable, Required,
         WithoutParameters,

@@ -17,7 +17,6 @@ use crate::error::{Error, Result};
 use crate::read::{RecordReader, Resolved, RowGroupSource, DEFAULT_BATCH_SIZE};
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordWrite};
 use crate::write::{ChunkSink, RecordWriter, DEFAULT_WRITE_BATCH};
-use crate::ParquetRead;
 
 type SharedPages = Arc<Mutex<Vec<Page>>>;
 
@@ -71,7 +70,10 @@ impl MemPageStore {
     }
 
     /// Reads the store's records as `T`.
-    pub fn read<T: ParquetRecord + ParquetRead>(&self) -> Result<MemReader<Derived<T>>> {
+    pub fn read<T: ParquetRecord>(&self) -> Result<MemReader<Derived<T>>>
+    where
+        Derived<T>: RecordRead,
+    {
         self.reader(Derived::<T>::new())
     }
 

@@ -8,9 +8,9 @@ use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
-use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::field::{ParquetReadOwned, ParquetSchema, ParquetWrite};
 use crate::options::FieldOptions;
-use crate::record::{RecordRead, RecordSchema, RecordWrite};
+use crate::record::{RecordRead, RecordReadOwned, RecordSchema, RecordWrite};
 use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
 
@@ -64,8 +64,8 @@ impl<T: ParquetWrite> RecordWrite for OneField<T> {
     }
 }
 
-impl<T: ParquetRead> RecordRead for OneField<T> {
-    type Record = T;
+impl<T: ParquetReadOwned> RecordRead for OneField<T> {
+    type Record<'de> = T;
     type ReadPlan = T::ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(T::ReadPlan, Vec<usize>)> {
@@ -79,7 +79,11 @@ impl<T: ParquetRead> RecordRead for OneField<T> {
     }
 
     #[inline]
-    fn read(&self, plan: &T::ReadPlan, source: &mut RecordSource) -> Result<T> {
+    fn read<'de>(&self, plan: &T::ReadPlan, source: &mut RecordSource<'de>) -> Result<T> {
         T::read(plan, source)
     }
+}
+
+impl<T: ParquetReadOwned> RecordReadOwned for OneField<T> {
+    type Owned = T;
 }

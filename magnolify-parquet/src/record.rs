@@ -9,7 +9,7 @@ use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
-use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
+use crate::field::{ParquetRead, ParquetReadOwned, ParquetSchema, ParquetWrite};
 use crate::options::{BloomFilterSpec, FieldOptions};
 use crate::shred::{ColumnSink, WriteAt};
 
@@ -48,9 +48,14 @@ pub trait RecordWrite: RecordSchema {
 }
 
 /// Assembles records of one kind from Parquet columns.
+///
+/// A record may borrow from the batch it is assembled from, for `'de`
+/// ([`Record<'de>`](Self::Record)): a derived struct with `&str` fields
+/// does. Converters whose records borrow nothing implement
+/// [`RecordReadOwned`] too, which the iterators of records ask for.
 pub trait RecordRead {
-    /// The record type.
-    type Record;
+    /// The record type, borrowing from the batch for `'de` (or not at all).
+    type Record<'de>;
     /// What reading needs, resolved once per file (see [`resolve`](Self::resolve)).
     type ReadPlan: Send + Sync + 'static;
 
@@ -59,7 +64,24 @@ pub trait RecordRead {
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(Self::ReadPlan, Vec<usize>)>;
 
     /// Assembles one record.
-    fn read(&self, plan: &Self::ReadPlan, source: &mut RecordSource) -> Result<Self::Record>;
+    fn read<'de>(&self, plan: &Self::ReadPlan, source: &mut RecordSource<'de>) -> Result<Self::Record<'de>>;
+}
+
+/// A converter whose records borrow nothing: `Record<'de>` is [`Owned`](Self::Owned)
+/// for every `'de`. Iterators of records (and threads, which assemble
+/// records away from their batch) need it.
+///
+/// ```
+/// use magnolify_parquet::{convert::RecordReadOwned, Derived, ParquetType};
+///
+/// #[derive(ParquetType)]
+/// struct Point { x: i32 }
+/// fn owned<C: RecordReadOwned>() {}
+/// owned::<Derived<Point>>();
+/// ```
+pub trait RecordReadOwned: for<'de> RecordRead<Record<'de> = <Self as RecordReadOwned>::Owned> {
+    /// The record type.
+    type Owned;
 }
 
 /// A struct that can be a whole Parquet record: `#[derive(ParquetType)]`
@@ -74,7 +96,7 @@ pub trait ParquetRecord: ParquetSchema {
     /// The struct with its lifetime parameters set to `'a` (`Self` for a
     /// struct without any): what a writer of it accepts, so that each
     /// record may borrow for as long as its own `write` call.
-    type Borrowed<'a>: ParquetWrite;
+    type Borrowed<'a>: ParquetWrite + ParquetSchema<ReadPlan = Self::ReadPlan>;
 
     /// The Parquet message of the type.
     ///
@@ -114,9 +136,16 @@ pub trait ParquetRecord: ParquetSchema {
 ///
 /// It is `Send + 'static` too, as a file reader needs of its records:
 /// they may be assembled on threads of the reader's own.
-pub trait OwnedRecord: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = Self> + Send + 'static {}
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a record that reads owned",
+    label = "a record that borrows, or one that cannot be read",
+    note = "a struct with `&str`, `&[u8]` or `Cow` fields borrows from the batch it is read from: read it with \
+            `ReaderBuilder::build_borrowed` and `next_batch`, whose records live until the next batch; or make \
+            its fields owned (`String`, `Vec<u8>`)"
+)]
+pub trait OwnedRecord: ParquetReadOwned + for<'a> ParquetRecord<Borrowed<'a> = Self> + Send + 'static {}
 
-impl<T> OwnedRecord for T where T: ParquetRead + for<'a> ParquetRecord<Borrowed<'a> = T> + Send + 'static {}
+impl<T> OwnedRecord for T where T: ParquetReadOwned + for<'a> ParquetRecord<Borrowed<'a> = T> + Send + 'static {}
 
 /// The converter of a derived type: zero-sized, everything is in the type.
 pub struct Derived<T>(PhantomData<fn() -> PhantomData<T>>);
@@ -182,18 +211,31 @@ impl<T: ParquetRecord> RecordWrite for Derived<T> {
     }
 }
 
-impl<T: ParquetRecord + ParquetRead> RecordRead for Derived<T> {
-    type Record = T;
+/// Reads `T` at the batch's lifetime: a struct with lifetimes borrows from
+/// the batch, one without reads owned.
+impl<T: ParquetRecord> RecordRead for Derived<T>
+where
+    for<'de> T::Borrowed<'de>: ParquetRead<'de>,
+{
+    type Record<'de> = T::Borrowed<'de>;
     type ReadPlan = T::ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(T::ReadPlan, Vec<usize>)> {
         let mut resolver = Resolver::new(file);
-        let plan = T::resolve(&FileNode::root(file), &FieldOptions::DEFAULT, &mut resolver)?;
+        let plan = <T::Borrowed<'_> as ParquetRead<'_>>::resolve(
+            &FileNode::root(file),
+            &FieldOptions::DEFAULT,
+            &mut resolver,
+        )?;
         Ok((plan, resolver.into_columns()))
     }
 
     #[inline]
-    fn read(&self, plan: &T::ReadPlan, source: &mut RecordSource) -> Result<T> {
-        T::read(plan, source)
+    fn read<'de>(&self, plan: &T::ReadPlan, source: &mut RecordSource<'de>) -> Result<T::Borrowed<'de>> {
+        <T::Borrowed<'de> as ParquetRead<'de>>::read(plan, source)
     }
+}
+
+impl<T: OwnedRecord> RecordReadOwned for Derived<T> {
+    type Owned = T;
 }

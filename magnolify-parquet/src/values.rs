@@ -2,32 +2,26 @@
 //! shredding fills them for the encoders, decoding fills them for assembly.
 //! Byte strings of a batch share one allocation.
 
+use std::sync::OnceLock;
+
 use parquet::basic::Type as PhysicalType;
 use parquet::data_type::Int96;
 
 /// Contiguous bytes of many values: one allocation per batch, not per value.
 ///
-/// Text is checked once per batch: the first [`check_text`](Self::check_text)
+/// Text is checked once per buffer: the first [`get_str`](Self::get_str)
 /// validates the whole buffer as UTF-8 and keeps a copy as a `String`, so
 /// that each value is then a slice at character boundaries (valid text cut
-/// at character boundaries is valid text) instead of a validation of its own.
+/// at character boundaries is valid text) instead of a validation of its
+/// own. The check happens behind `&self` (a [`OnceLock`]), so that values
+/// can be lent out of a buffer that records borrow from.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ByteBuffer {
     data: Vec<u8>,
     ends: Vec<usize>,
-    /// A copy of `data` when `text` is [`Text::Valid`] (its allocation is
-    /// kept from batch to batch).
-    copy: String,
-    text: Text,
-}
-
-/// What is known of a [`ByteBuffer`]'s bytes as text.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-enum Text {
-    #[default]
-    Unchecked,
-    Valid,
-    Invalid,
+    /// What is known of `data` as text: unset until asked, then the valid
+    /// copy or `None` when it is not all UTF-8.
+    text: OnceLock<Option<String>>,
 }
 
 impl ByteBuffer {
@@ -45,7 +39,9 @@ impl ByteBuffer {
     /// The bytes, to be changed: what was known of them as text is not.
     #[inline(always)]
     fn data_mut(&mut self) -> &mut Vec<u8> {
-        self.text = Text::Unchecked;
+        if self.text.get().is_some() {
+            self.text = OnceLock::new();
+        }
         &mut self.data
     }
 
@@ -63,37 +59,33 @@ impl ByteBuffer {
         self.data.get(start..end)
     }
 
-    /// Validates the bytes as UTF-8 once, so that [`get_str`](Self::get_str)
-    /// slices values instead of validating each.
+    /// The whole buffer as text, validated on the first call: `None` when
+    /// it is not all UTF-8.
     ///
     /// The check is `simdutf8`'s, several times faster than the standard
     /// library's on text that is not all ASCII; the standard library has no
     /// safe way to trust a check made elsewhere, so the checked text is
     /// copied into a `String` (a copy costs a fraction of a check).
-    pub(crate) fn check_text(&mut self) {
-        if self.text == Text::Unchecked {
-            self.text = match simdutf8::basic::from_utf8(&self.data) {
-                Ok(text) => {
-                    self.copy.clear();
-                    self.copy.push_str(text);
-                    Text::Valid
-                }
-                Err(_) => Text::Invalid,
-            };
-        }
+    #[inline]
+    fn text(&self) -> Option<&str> {
+        self.text.get_or_init(|| simdutf8::basic::from_utf8(&self.data).ok().map(str::to_owned)).as_deref()
+    }
+
+    /// Validates the bytes as UTF-8 now (a dictionary, once per chunk),
+    /// instead of at the first [`get_str`](Self::get_str).
+    pub(crate) fn check_text(&self) {
+        let _ = self.text();
     }
 
     /// Value `i` as text, if there is one: `Err` if it is not UTF-8.
-    /// Validates it unless [`check_text`](Self::check_text) found the whole
-    /// buffer valid.
+    /// Validates the whole buffer on the first call; where that fails (or
+    /// a value is not cut at character boundaries), the value on its own.
     #[inline]
     pub(crate) fn get_str(&self, i: usize) -> Option<Result<&str, std::str::Utf8Error>> {
         let (start, end) = self.bounds(i)?;
-        if self.text == Text::Valid {
-            // A slice not at character boundaries is not text on its own.
-            if let Some(s) = self.copy.get(start..end) {
-                return Some(Ok(s));
-            }
+        // A slice not at character boundaries is not text on its own.
+        if let Some(s) = self.text().and_then(|text| text.get(start..end)) {
+            return Some(Ok(s));
         }
         self.data.get(start..end).map(std::str::from_utf8)
     }

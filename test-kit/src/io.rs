@@ -2,7 +2,7 @@
 //! memory, and reading until the first error.
 
 use bytes::Bytes;
-use magnolify_parquet::convert::RecordRead;
+use magnolify_parquet::convert::RecordReadOwned;
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::metadata::ParquetMetaData;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
@@ -72,10 +72,10 @@ pub fn read_with_until_error<C, R: ChunkReader + 'static>(
     file: R,
     converter: C,
     batch: Option<usize>,
-) -> (Vec<C::Record>, Option<Error>)
+) -> (Vec<C::Owned>, Option<Error>)
 where
-    C: RecordRead + Send + Sync + 'static,
-    C::Record: Send + 'static,
+    C: RecordReadOwned + Send + Sync + 'static,
+    C::Owned: Send + 'static,
 {
     let builder = match ReaderBuilder::new(file) {
         Ok(b) => b,

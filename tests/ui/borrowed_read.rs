@@ -1,6 +1,7 @@
 use magnolify_parquet::{ParquetReader, ParquetType};
 
-/// Writes without copying, so it cannot be read back.
+/// Borrows from the batch: it reads with `build_borrowed` and `next_batch`,
+/// not through the owned API.
 #[derive(ParquetType)]
 struct Row<'a> {
     name: &'a str,
@@ -10,4 +11,14 @@ struct Row<'a> {
 fn main() {
     let file = bytes::Bytes::new();
     let _ = ParquetReader::<Row, _>::new(file);
+}
+
+/// A borrowed record cannot outlive its batch.
+fn kept_past_the_next_batch(file: bytes::Bytes) -> magnolify_parquet::Result<()> {
+    let mut reader = magnolify_parquet::ReaderBuilder::new(file)?
+        .build_borrowed::<Row>(magnolify_parquet::ReadOptions::default())?;
+    let first = reader.next_batch()?.unwrap_or_default();
+    let _second = reader.next_batch()?;
+    println!("{}", first[0].name);
+    Ok(())
 }

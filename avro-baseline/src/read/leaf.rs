@@ -132,8 +132,8 @@ pub(crate) fn read(cursor: usize, conv: &Conv, src: &mut RecordSource) -> Result
         Conv::Bool => src.take_bool(cursor)?.map(Value::Boolean),
         Conv::F32(f) => src.take_f32(cursor)?.map(f),
         Conv::F64(f) => src.take_f64(cursor)?.map(f),
-        Conv::String => match src.take_str(cursor, |s| Value::String(s.to_owned()))? {
-            Some(Ok(v)) => Some(v),
+        Conv::String => match src.take_str(cursor)? {
+            Some(Ok(s)) => Some(Value::String(s.to_owned())),
             Some(Err(e)) => return Err(src.value_error(cursor, format!("invalid UTF-8: {e}"))),
             None => None,
         },
@@ -216,7 +216,7 @@ fn bytes(
     cursor: usize,
     f: impl FnOnce(&[u8]) -> Result<Value, String>,
 ) -> Result<Option<Value>> {
-    match src.take_byte_slice(cursor, f)? {
+    match src.take_bytes(cursor)?.map(f) {
         Some(Ok(v)) => Ok(Some(v)),
         Some(Err(message)) => Err(src.value_error(cursor, message)),
         None => Ok(None),

@@ -101,7 +101,7 @@ impl Leaf {
             Physical::FLOAT => src.take_f32(c)?.map(|v| json::float(f64::from(v))),
             Physical::DOUBLE => src.take_f64(c)?.map(json::float),
             Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY => {
-                match src.take_byte_slice(c, |b| self.bytes(b, bytes))? {
+                match src.take_bytes(c)?.map(|b| self.bytes(b, bytes)) {
                     Some(Ok(v)) => Some(v),
                     Some(Err(message)) => return Err(src.value_error(c, message)),
                     None => None,

@@ -19,7 +19,7 @@ mod leaf;
 use std::io::Write;
 use std::path::Path;
 
-use magnolify_parquet::convert::{FileNode, ListLevels, Presence, RecordRead, RecordSource, Resolver};
+use magnolify_parquet::convert::{FileNode, ListLevels, Presence, RecordRead, RecordReadOwned, RecordSource, Resolver};
 use magnolify_parquet::{ReadOptions, Result};
 use parquet::basic::Repetition;
 use parquet::schema::types::SchemaDescriptor;
@@ -160,7 +160,7 @@ fn elements(
 }
 
 impl RecordRead for JsonRecords {
-    type Record = Value;
+    type Record<'de> = Value;
     type ReadPlan = JsonPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(JsonPlan, Vec<usize>)> {
@@ -170,9 +170,13 @@ impl RecordRead for JsonRecords {
         })
     }
 
-    fn read(&self, plan: &JsonPlan, source: &mut RecordSource) -> Result<Value> {
+    fn read<'de>(&self, plan: &JsonPlan, source: &mut RecordSource<'de>) -> Result<Value> {
         self.read(&plan.root, source)
     }
+}
+
+impl RecordReadOwned for JsonRecords {
+    type Owned = Value;
 }
 
 /// What [`JsonRecords`] resolved for one schema.

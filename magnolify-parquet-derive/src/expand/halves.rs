@@ -3,7 +3,9 @@
 //! what the generated code asks of it.
 //!
 //! The write and read impls take one more lifetime, `'__m`, and reach every
-//! field type through `Via<'__m>: WriteField<F>` / `ReadField<F>` clauses.
+//! field type through `Via<'__m>: WriteField<F>` / `ReadField<'__m, F>`
+//! clauses; `'__m` is also the lifetime the read impl borrows from the batch
+//! for (`ParquetRead<'__m>`), so a `&'a str` field reads for `'__m: 'a`.
 //! A clause naming an impl parameter may be false without an error where
 //! the impl is written, so a struct with a field that only writes (`&str`)
 //! has no read impl (using it as one is the error, naming the field type).
@@ -93,8 +95,7 @@ impl Halves {
                 forms.push(quote_spanned!(span=> let _ = <#asked as #at::ParquetSchema>::LEAVES;));
             }
             let write_field = quote_spanned!(span=> #at::Via<'__m>: #at::WriteField<#repr>);
-            let read_field =
-                quote_spanned!(span=> #at::Via<'__m>: #at::ReadField<#repr, <#repr as #at::ParquetSchema>::ReadPlan>);
+            let read_field = quote_spanned!(span=> #at::Via<'__m>: #at::ReadField<'__m, #repr, <#repr as #at::ParquetSchema>::ReadPlan>);
             add(&mut write, syn::parse_quote!(#write_field));
             // The record impl names its writable form: it needs the write
             // bounds too, unless that form is the struct at other lifetimes

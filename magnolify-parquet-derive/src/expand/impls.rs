@@ -104,7 +104,7 @@ impl Impls<'_> {
     pub fn read(&self, opts: TokenStream, resolve: TokenStream, read: TokenStream, extra: TokenStream) -> TokenStream {
         let p = private();
         self.block(
-            quote!(ParquetRead),
+            quote!(ParquetRead<'__m>),
             &self.read,
             quote! {
                 fn resolve(
@@ -116,7 +116,7 @@ impl Impls<'_> {
                 }
 
                 #[inline]
-                fn read(__plan: &Self::ReadPlan, __src: &mut #p::RecordSource) -> #p::Result<Self> {
+                fn read(__plan: &Self::ReadPlan, __src: &mut #p::RecordSource<'__m>) -> #p::Result<Self> {
                     #read
                 }
 

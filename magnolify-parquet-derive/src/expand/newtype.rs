@@ -19,7 +19,7 @@ pub fn expand(c: &Container<'_>, inner: &Type) -> TokenStream {
     // Spanned at the inner type, so that what goes wrong with it is reported there.
     let schema = quote_spanned!(inner.span()=> <#inner as __mp::ParquetSchema>);
     let write = quote_spanned!(inner.span()=> <#via as __mp::WriteField<#inner>>);
-    let read = quote_spanned!(inner.span()=> <#via as __mp::ReadField<#inner, _>>);
+    let read = quote_spanned!(inner.span()=> <#via as __mp::ReadField<'__m, #inner, _>>);
     let opts = opts_arg(true);
     let schema_impl = impls.schema(
         quote! {

@@ -201,7 +201,7 @@ fn resolve_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
     let p = private();
     let (repr, opts, name, slot) = (&s.repr, &s.opts, &s.field.name, &s.slot);
     let has_default = s.field.attrs.default.is_some();
-    let read = quote_spanned!(s.span=> <#via as __mp::ReadField<#repr, _>>);
+    let read = quote_spanned!(s.span=> <#via as __mp::ReadField<'__m, #repr, _>>);
     let missing_field = quote_spanned!(s.span=> __mp::missing_field::<#repr>);
     quote! {
         let #slot = match __node.child(#name) {
@@ -215,7 +215,7 @@ fn read_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
     let p = private();
     let (repr, name, slot, value) = (&s.repr, &s.field.name, &s.slot, &s.value);
     let ty = s.field.ty;
-    let read = quote_spanned!(s.span=> <#via as __mp::ReadField<#repr, _>>);
+    let read = quote_spanned!(s.span=> <#via as __mp::ReadField<'__m, #repr, _>>);
     // What a field absent from the file reads: its default, else the missing
     // value of its form (`None`, empty), checked possible when resolving.
     let missing_value = quote!(#p::missing_value(#read::missing(), #name)?);

@@ -12,7 +12,12 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let p = private();
     let (impl_generics, ty_generics, where_clause) = c.generics.split_for_impl();
     let bounds = (impl_generics, where_clause);
-    let impls = Impls { ident: c.ident, ty_generics, schema: bounds.clone(), write: bounds.clone(), read: bounds };
+    // The read impl names the batch's lifetime (`ParquetRead<'__m>`).
+    let mut read_generics = c.generics.clone();
+    read_generics.params.insert(0, syn::parse_quote!('__m));
+    let (read_impl_generics, _, read_where) = read_generics.split_for_impl();
+    let read = (read_impl_generics, read_where);
+    let impls = Impls { ident: c.ident, ty_generics, schema: bounds.clone(), write: bounds, read };
     let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
     let symbols: Vec<&str> = variants.iter().map(|v| v.symbol.as_str()).collect();
     let indices = (0..variants.len()).map(Literal::usize_suffixed);

@@ -80,7 +80,11 @@ impl ListLevels {
     /// Reads one list: calls `element` once per element. A null list where
     /// none may be is an error naming the column and the row.
     #[inline]
-    pub fn read(&self, src: &mut RecordSource, mut element: impl FnMut(&mut RecordSource) -> Result<()>) -> Result<()> {
+    pub fn read<'de>(
+        &self,
+        src: &mut RecordSource<'de>,
+        mut element: impl FnMut(&mut RecordSource<'de>) -> Result<()>,
+    ) -> Result<()> {
         let d = src.peek(self.first).1;
         if d < self.def {
             if d < self.null_def {

@@ -12,4 +12,5 @@ mod source;
 
 pub use levels::{GroupStart, ListLevels, NullCheck, Presence};
 pub use resolve::{list_shape, map_shape, FileNode, ListShape, MapShape, Resolver};
+pub(crate) use source::Cursors;
 pub use source::RecordSource;

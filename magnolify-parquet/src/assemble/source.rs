@@ -10,15 +10,17 @@ use super::nulls::null_error;
 use crate::error::{Error, Location, Result};
 use crate::values::{ColumnValues, LeafBatch};
 
-/// One projected leaf: the current batch and the read positions in it.
+/// One projected leaf: what it is, and the read positions in its current
+/// batch (which the [`RecordSource`] holds, lent by the reader).
 pub(crate) struct LeafCursor {
-    pub(crate) batch: LeafBatch,
     /// Next level (triplet) to read.
     pub(crate) lvl: usize,
     /// Next dense value to read.
     pub(crate) val: usize,
     /// Levels (triplets) in the current batch.
     levels: usize,
+    /// Values in the current batch.
+    values: usize,
     pub(crate) max_def: i16,
     pub(crate) max_rep: i16,
     pub(crate) path: String,
@@ -32,9 +34,9 @@ macro_rules! take_value {
         /// `Ok(None)` is a null at this level; the cursor moves to the next triplet.
         #[inline(always)]
         pub fn $name(&mut self, cursor: usize) -> Result<Option<$t>> {
-            let c = self.cursor_mut(cursor)?;
-            let Some(i) = c.next_value_index()? else { return Ok(None) };
-            let (values, i) = c.value(i)?;
+            let (c, batch) = self.at(cursor)?;
+            let Some(i) = c.next_value_index(batch)? else { return Ok(None) };
+            let (values, i) = c.value(batch, i)?;
             match values {
                 ColumnValues::$variant(v) => match v.get(i) {
                     Some(x) => Ok(Some(x.clone())),
@@ -50,8 +52,8 @@ impl LeafCursor {
     /// Steps to the next triplet: `None` for a null at this level, else the
     /// index (in the batch) of its value.
     #[inline(always)]
-    fn next_value_index(&mut self) -> Result<Option<usize>> {
-        if self.next_def()? < self.max_def {
+    fn next_value_index(&mut self, batch: &LeafBatch) -> Result<Option<usize>> {
+        if self.next_def(batch)? < self.max_def {
             return Ok(None);
         }
         let i = self.val;
@@ -59,22 +61,21 @@ impl LeafCursor {
         Ok(Some(i))
     }
 
-    /// The values holding value `i` of the batch, and its index among them.
+    /// The values holding value `i` of `batch`, and its index among them.
     #[inline(always)]
-    fn value(&self, i: usize) -> Result<(&ColumnValues, usize)> {
-        match self.batch.locate(i) {
+    fn value<'de>(&self, batch: &'de LeafBatch, i: usize) -> Result<(&'de ColumnValues, usize)> {
+        match batch.locate(i) {
             Some(found) => Ok(found),
             None => Err(damaged_cold(&self.path, "fewer values than defined levels")),
         }
     }
 
-    pub(crate) fn new(column: usize, descr: ColumnDescPtr) -> Self {
-        let batch = LeafBatch::new(descr.physical_type(), descr.type_length());
+    pub(crate) fn new(column: usize, descr: &ColumnDescPtr) -> Self {
         LeafCursor {
-            batch,
             lvl: 0,
             val: 0,
             levels: 0,
+            values: 0,
             max_def: descr.max_def_level(),
             max_rep: descr.max_rep_level(),
             path: descr.path().string(),
@@ -82,71 +83,92 @@ impl LeafCursor {
         }
     }
 
-    /// Levels in the current batch (cached in `levels` once decoded).
-    #[inline(always)]
-    fn len(&self) -> usize {
-        self.levels
-    }
-
-    fn count_levels(&self) -> usize {
+    fn count_levels(&self, batch: &LeafBatch) -> usize {
         if self.max_rep > 0 {
-            self.batch.rep.len()
+            batch.rep.len()
         } else if self.max_def > 0 {
-            self.batch.def.len()
+            batch.def.len()
         } else {
-            self.batch.len()
+            batch.len()
         }
     }
 
     #[inline(always)]
-    fn next_def(&mut self) -> Result<i16> {
+    fn next_def(&mut self, batch: &LeafBatch) -> Result<i16> {
         let i = self.lvl;
-        if i >= self.len() {
+        if i >= self.levels {
             return Err(damaged_cold(&self.path, "column ended before the other columns of the record"));
         }
         self.lvl = i + 1;
         // A column without definition levels has an empty `def`: one bounds
         // check answers both "which level" and "is there one".
-        Ok(self.batch.def.get(i).copied().unwrap_or(0))
+        Ok(batch.def.get(i).copied().unwrap_or(0))
     }
 
-    /// Takes `batch` as the current batch, giving the previous one back in it.
-    fn start(&mut self, batch: &mut LeafBatch) {
-        std::mem::swap(&mut self.batch, batch);
+    /// Starts reading `batch` from its beginning.
+    fn start(&mut self, batch: &LeafBatch) {
         self.lvl = 0;
         self.val = 0;
-        self.levels = self.count_levels();
+        self.levels = self.count_levels(batch);
+        self.values = batch.len();
     }
 
     fn exhausted(&self) -> bool {
-        self.lvl == self.len() && self.val == self.batch.len()
+        self.lvl == self.levels && self.val == self.values
+    }
+}
+
+/// The cursors of a reader's projected leaves, kept from batch to batch and
+/// lent, with each decoded batch, to the [`RecordSource`] that assembles it.
+pub(crate) struct Cursors {
+    cursors: Vec<LeafCursor>,
+    schema: Arc<SchemaDescriptor>,
+}
+
+impl Cursors {
+    /// Cursors over the file columns `columns` of `schema` (index and descriptor).
+    pub(crate) fn new(schema: Arc<SchemaDescriptor>, columns: &[(usize, ColumnDescPtr)]) -> Self {
+        let cursors = columns.iter().map(|(c, descr)| LeafCursor::new(*c, descr)).collect();
+        Cursors { cursors, schema }
+    }
+
+    /// A source over `leaves` (one batch per cursor, of whole records, the
+    /// first of which is record `first` of the file): records assembled
+    /// from it may borrow from `leaves`.
+    pub(crate) fn source<'de>(&'de mut self, leaves: &'de [LeafBatch], first: u64) -> RecordSource<'de> {
+        for (cursor, leaf) in self.cursors.iter_mut().zip(leaves) {
+            cursor.start(leaf);
+        }
+        let n = self.cursors.len().min(leaves.len());
+        RecordSource { leaves: &leaves[..n], cursors: &mut self.cursors[..n], record: first, schema: &self.schema }
     }
 }
 
 /// The projected leaves of a file (or store) with their current batches, and
-/// the index of the record being assembled.
+/// the index of the record being assembled: what records are assembled
+/// from, and what a record that borrows borrows from (for `'de`).
 ///
 /// Converters read through it with the recursive descent of the Dremel paper:
 /// [`peek`](Self::peek) at the first leaf of a node tells whether the node is
 /// present and whether a list goes on; `take_*` and [`skip`](Self::skip)
 /// consume one triplet.
-pub struct RecordSource {
-    pub(crate) cursors: Vec<LeafCursor>,
+pub struct RecordSource<'de> {
+    leaves: &'de [LeafBatch],
+    cursors: &'de mut [LeafCursor],
     pub(crate) record: u64,
-    schema: Arc<SchemaDescriptor>,
+    schema: &'de SchemaDescriptor,
 }
 
-impl RecordSource {
-    /// Cursors over the file columns `columns` of `schema` (index and descriptor).
-    pub(crate) fn new(schema: Arc<SchemaDescriptor>, columns: &[(usize, ColumnDescPtr)]) -> Self {
-        let cursors = columns.iter().map(|(c, descr)| LeafCursor::new(*c, descr.clone())).collect();
-        RecordSource { cursors, record: 0, schema }
-    }
-
+impl<'de> RecordSource<'de> {
+    /// The cursor `cursor` and its batch.
     #[inline(always)]
-    fn cursor_mut(&mut self, cursor: usize) -> Result<&mut LeafCursor> {
+    fn at(&mut self, cursor: usize) -> Result<(&mut LeafCursor, &'de LeafBatch)> {
+        let leaves: &'de [LeafBatch] = self.leaves;
         let n = self.cursors.len();
-        self.cursors.get_mut(cursor).ok_or_else(|| no_cursor(cursor, n))
+        match (self.cursors.get_mut(cursor), leaves.get(cursor)) {
+            (Some(c), Some(batch)) => Ok((c, batch)),
+            _ => Err(no_cursor(cursor, n)),
+        }
     }
 
     /// Index of the record being assembled, from the start of the file.
@@ -179,9 +201,9 @@ impl RecordSource {
         // Columns without repetition or definition levels keep those vectors
         // empty, and past the batch's end both are exhausted: either way the
         // answer is 0, which `get` gives without a branch on the maxima.
-        match self.cursors.get(cursor) {
-            Some(c) => (c.batch.rep.get(c.lvl).copied().unwrap_or(0), c.batch.def.get(c.lvl).copied().unwrap_or(0)),
-            None => (0, 0),
+        match (self.cursors.get(cursor), self.leaves.get(cursor)) {
+            (Some(c), Some(b)) => (b.rep.get(c.lvl).copied().unwrap_or(0), b.def.get(c.lvl).copied().unwrap_or(0)),
+            _ => (0, 0),
         }
     }
 
@@ -191,8 +213,8 @@ impl RecordSource {
     #[inline]
     pub fn skip(&mut self, first: usize, count: usize, below: i16) -> Result<()> {
         for i in first..first + count {
-            let c = self.cursor_mut(i)?;
-            let d = c.next_def()?;
+            let (c, batch) = self.at(i)?;
+            let d = c.next_def(batch)?;
             if d >= below {
                 return Err(Error::damaged(
                     Location::column(&c.path),
@@ -208,7 +230,10 @@ impl RecordSource {
     /// null and the type to use instead.
     #[cold]
     pub fn null_error(&self, cursor: usize) -> Error {
-        let def = self.cursors.get(cursor).and_then(|c| c.lvl.checked_sub(1).and_then(|i| c.batch.def.get(i)));
+        let def = match (self.cursors.get(cursor), self.leaves.get(cursor)) {
+            (Some(c), Some(b)) => c.lvl.checked_sub(1).and_then(|i| b.def.get(i)),
+            _ => None,
+        };
         self.null_at(cursor, def.copied().unwrap_or(0))
     }
 
@@ -217,7 +242,7 @@ impl RecordSource {
     #[cold]
     pub fn null_at(&self, cursor: usize, def: i16) -> Error {
         match self.cursors.get(cursor) {
-            Some(c) => null_error(&self.schema, c.column, def, self.record),
+            Some(c) => null_error(self.schema, c.column, def, self.record),
             None => no_cursor(cursor, self.cursors.len()),
         }
     }
@@ -260,59 +285,39 @@ impl RecordSource {
         /// The next DOUBLE triplet.
         take_f64, f64, F64);
 
-    /// Calls `f` on the next BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value without
-    /// copying it; `Ok(None)` for a null.
+    /// The next BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value, borrowed from the
+    /// batch (or its dictionary); `Ok(None)` for a null.
     #[inline]
-    pub fn take_byte_slice<R>(&mut self, cursor: usize, f: impl FnOnce(&[u8]) -> R) -> Result<Option<R>> {
-        let c = self.cursor_mut(cursor)?;
-        let Some(i) = c.next_value_index()? else { return Ok(None) };
-        let (values, i) = c.value(i)?;
+    pub fn take_bytes(&mut self, cursor: usize) -> Result<Option<&'de [u8]>> {
+        let (c, batch) = self.at(cursor)?;
+        let Some(i) = c.next_value_index(batch)? else { return Ok(None) };
+        let (values, i) = c.value(batch, i)?;
         let bytes = match values {
             ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.get(i),
             _ => return Err(bug_cold(&c.path, "the converter read bytes from a column that holds none")),
         };
         match bytes {
-            Some(b) => Ok(Some(f(b))),
+            Some(b) => Ok(Some(b)),
             None => Err(damaged_cold(&c.path, "fewer values than defined levels")),
         }
     }
 
-    /// Calls `f` on the next BYTE_ARRAY value as text, without copying it;
-    /// `Ok(None)` for a null, `Ok(Some(Err(_)))` for bytes that are not UTF-8.
-    /// A batch's values are validated together, once.
+    /// The next BYTE_ARRAY value as text, borrowed from the batch (or its
+    /// dictionary); `Ok(None)` for a null, `Ok(Some(Err(_)))` for bytes that
+    /// are not UTF-8. A buffer's values are validated together, once.
     #[inline]
-    pub fn take_str<R>(
-        &mut self,
-        cursor: usize,
-        f: impl FnOnce(&str) -> R,
-    ) -> Result<Option<std::result::Result<R, std::str::Utf8Error>>> {
-        let c = self.cursor_mut(cursor)?;
-        let Some(i) = c.next_value_index()? else { return Ok(None) };
-        if c.batch.dictionary.is_none() {
-            if let ColumnValues::Bytes(b) = &mut c.batch.values {
-                // Once per batch (a dictionary was checked when decoded).
-                b.check_text();
-            }
-        }
-        let (values, i) = c.value(i)?;
+    pub fn take_str(&mut self, cursor: usize) -> Result<Option<std::result::Result<&'de str, std::str::Utf8Error>>> {
+        let (c, batch) = self.at(cursor)?;
+        let Some(i) = c.next_value_index(batch)? else { return Ok(None) };
+        let (values, i) = c.value(batch, i)?;
         let text = match values {
             ColumnValues::Bytes(b) => b.get_str(i),
             _ => return Err(bug_cold(&c.path, "the converter read text from a column that holds none")),
         };
         match text {
-            Some(text) => Ok(Some(text.map(f))),
+            Some(text) => Ok(Some(text)),
             None => Err(damaged_cold(&c.path, "fewer values than defined levels")),
         }
-    }
-
-    /// Takes `leaves` (one per cursor) as the current batch, giving the
-    /// previous batch's buffers back in their place to be reused; `first`
-    /// is the file index of its first record.
-    pub(crate) fn start_batch(&mut self, leaves: &mut [LeafBatch], first: u64) {
-        for (cursor, leaf) in self.cursors.iter_mut().zip(leaves) {
-            cursor.start(leaf);
-        }
-        self.record = first;
     }
 
     /// After a batch has been assembled: every triplet must have been read.
@@ -322,8 +327,8 @@ impl RecordSource {
                 Location::column(&c.path),
                 format!(
                     "{} triplets and {} values left over after the records of the batch were assembled",
-                    c.len().saturating_sub(c.lvl),
-                    c.batch.len().saturating_sub(c.val)
+                    c.levels.saturating_sub(c.lvl),
+                    c.values.saturating_sub(c.val)
                 ),
             )),
             None => Ok(()),

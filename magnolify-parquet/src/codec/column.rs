@@ -352,8 +352,8 @@ impl ColumnDecoder {
             return Err(format!("a dictionary page in {encoding}, not PLAIN"));
         }
         let empty = ColumnValues::new(self.descr.physical_type(), self.descr.type_length());
-        let mut values = decode_dictionary(buf, *num_values as usize, empty)?;
-        if let ColumnValues::Bytes(b) = &mut values {
+        let values = decode_dictionary(buf, *num_values as usize, empty)?;
+        if let ColumnValues::Bytes(b) = &values {
             // Once per chunk, for every BYTE_ARRAY column: the decoder does not
             // know whether the field reads text, and a dictionary is small.
             b.check_text();

@@ -24,8 +24,7 @@ use crate::filter::FilterCounts;
 use crate::guard::crate_call;
 use crate::read::selection::SkipCounts;
 use crate::read::{BoxedSource, Limits, ReadOptions, RecordReader, RowGroupSource};
-use crate::record::{Derived, ParquetRecord, RecordRead};
-use crate::ParquetRead;
+use crate::record::{Derived, OwnedRecord, RecordRead, RecordReadOwned};
 
 pub use builder::ReaderBuilder;
 
@@ -178,7 +177,7 @@ impl<R: ChunkReader + 'static> RowGroupSource for FileRowGroups<R> {
 /// assert_eq!(rows, [Narrow { name: "x".into(), comment: None }]);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// ```
-pub struct ParquetReader<T, R: ChunkReader + 'static, C: RecordRead<Record = T> = Derived<T>> {
+pub struct ParquetReader<T, R: ChunkReader + 'static, C: RecordRead = Derived<T>> {
     inner: RecordReader<C, BoxedSource>,
     metadata: CheckedMetadata,
     file: Option<Arc<Path>>,
@@ -186,19 +185,25 @@ pub struct ParquetReader<T, R: ChunkReader + 'static, C: RecordRead<Record = T> 
     counts: FilterCounts,
     /// What the decoders passed over and decoded so far.
     skips: Arc<SkipCounts>,
-    /// The input, which the source holds.
-    _input: PhantomData<fn() -> R>,
+    /// The input, which the source holds, and the record type read.
+    _input: PhantomData<fn() -> (R, T)>,
 }
 
-impl<T: ParquetRecord + ParquetRead + Send + 'static, R: ChunkReader + 'static> ParquetReader<T, R> {
+impl<T, R: ChunkReader + 'static> ParquetReader<T, R>
+where
+    Derived<T>: RecordRead,
+{
     /// Opens `input` and resolves `T` against its schema, with the default
     /// [`ReadOptions`]; [`ReaderBuilder`] builds readers with others.
-    pub fn new(input: R) -> Result<Self> {
+    pub fn new(input: R) -> Result<Self>
+    where
+        T: OwnedRecord,
+    {
         ReaderBuilder::new(input)?.build(ReadOptions::default())
     }
 }
 
-impl<T: ParquetRecord + ParquetRead + Send + 'static> ParquetReader<T, std::fs::File> {
+impl<T: OwnedRecord> ParquetReader<T, std::fs::File> {
     /// Opens the file at `path` with the default [`ReadOptions`], as
     /// [`ParquetWriter::create`](crate::ParquetWriter::create) writes one;
     /// every error names the file. [`ReaderBuilder::open`] takes others.
@@ -226,9 +231,9 @@ impl<T: ParquetRecord + ParquetRead + Send + 'static> ParquetReader<T, std::fs::
     }
 }
 
-impl<R: ChunkReader + 'static, C: RecordRead + Send + Sync + 'static> ParquetReader<C::Record, R, C>
+impl<R: ChunkReader + 'static, C: RecordReadOwned + Send + Sync + 'static> ParquetReader<C::Owned, R, C>
 where
-    C::Record: Send + 'static,
+    C::Owned: Send + 'static,
 {
     /// Opens `input` with any converter (the Avro baseline's, for example),
     /// with the default options; [`ReaderBuilder::build_with`] sets them.
@@ -237,7 +242,18 @@ where
     }
 }
 
-impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R, C> {
+impl<T, R: ChunkReader + 'static, C: RecordRead> ParquetReader<T, R, C> {
+    /// The next batch of records, which may borrow from it (a struct with
+    /// `&str` fields, read by [`ReaderBuilder::build_borrowed`]): they live
+    /// until the next call. `Ok(None)` after the last batch. Owned records
+    /// can be lent too, instead of iterated.
+    ///
+    /// Batches are decoded and assembled on the caller's thread.
+    pub fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>> {
+        let file = &self.file;
+        self.inner.next_batch().map_err(|e| e.in_file(file))
+    }
+
     /// What the reader read and skipped so far: row groups read and
     /// skipped (by statistics or bloom filters), pages decoded and passed
     /// over, the bytes of the chunks read and skipped, records assembled
@@ -266,7 +282,10 @@ impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> ParquetReader<T, R,
     }
 }
 
-impl<T, R: ChunkReader + 'static, C: RecordRead<Record = T>> Iterator for ParquetReader<T, R, C> {
+impl<T: Send + 'static, R: ChunkReader + 'static, C> Iterator for ParquetReader<T, R, C>
+where
+    C: RecordReadOwned<Owned = T> + Send + Sync + 'static,
+{
     type Item = Result<T>;
 
     fn next(&mut self) -> Option<Self::Item> {

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::decode::Decoded;
-use crate::assemble::RecordSource;
+use crate::assemble::Cursors;
 use crate::error::{Error, Result};
 use crate::record::RecordRead;
 
@@ -52,27 +52,26 @@ impl<T> Batch<T> {
     }
 }
 
-/// Assembles the records of a freshly decoded batch into `out` (its
-/// buffers become the cursors') and checks that they used every triplet,
-/// returning the error that stopped it.
+/// Assembles the records of a freshly decoded batch into `out` (they may
+/// borrow from it) and checks that they used every triplet, returning the
+/// error that stopped it.
 ///
 /// A value that does not fit its field (a null in a required field, a value
 /// out of range) concerns one record: the records assembled before it are
 /// kept, so that nothing sound is lost. Any other error means the columns
 /// may have fallen out of step, and none of the batch's records is kept:
 /// never silently shifted records.
-pub(crate) fn assemble<C: RecordRead>(
+pub(crate) fn assemble<'de, C: RecordRead>(
     converter: &C,
     plan: &C::ReadPlan,
-    source: &mut RecordSource,
-    decoded: &mut Decoded,
-    out: &mut VecDeque<C::Record>,
+    cursors: &'de mut Cursors,
+    decoded: &'de Decoded,
+    out: &mut VecDeque<C::Record<'de>>,
 ) -> Option<Error> {
-    source.start_batch(&mut decoded.leaves, decoded.first_record);
-    let n = decoded.records;
+    let mut source = cursors.source(&decoded.leaves, decoded.first_record);
     let start = out.len();
-    for _ in 0..n {
-        match converter.read(plan, source) {
+    for _ in 0..decoded.records {
+        match converter.read(plan, &mut source) {
             Ok(r) => out.push_back(r),
             Err(e) => {
                 if !e.is_record_error() {

@@ -19,9 +19,9 @@ use super::batch::assemble;
 use super::decode::{BatchDecoder, Decoded};
 use super::resolved::Resolved;
 use super::RowGroupSource;
-use crate::assemble::RecordSource;
+use crate::assemble::Cursors;
 use crate::error::{Error, Location, Result};
-use crate::record::RecordRead;
+use crate::record::RecordReadOwned;
 
 /// What a worker made of batch number `seq` (batches are numbered in file
 /// order, the end counting as one).
@@ -100,7 +100,7 @@ impl<R: Send + 'static> Workers<R> {
     /// Starts `threads` workers assembling with `resolved` the batches of `decoder`.
     pub(crate) fn start<C, S>(decoder: BatchDecoder<S>, resolved: Arc<Resolved<C>>, threads: usize) -> Result<Self>
     where
-        C: RecordRead<Record = R> + Send + Sync + 'static,
+        C: RecordReadOwned<Owned = R> + Send + Sync + 'static,
         S: RowGroupSource + Send + Sync + 'static,
     {
         let (send, assembled) = sync_channel(threads);
@@ -112,7 +112,7 @@ impl<R: Send + 'static> Workers<R> {
         let mut handles = Vec::with_capacity(threads);
         for _ in 0..threads {
             let (send, shared, resolved, window) = (send.clone(), shared.clone(), resolved.clone(), window.clone());
-            let cursors = RecordSource::new(schema.clone(), &columns);
+            let cursors = Cursors::new(schema.clone(), &columns);
             let decoded = Decoded::new(&columns);
             let handle = std::thread::Builder::new()
                 .name("magnolify-parquet read".to_owned())
@@ -170,13 +170,13 @@ impl<R> Drop for Workers<R> {
 
 /// One worker: decodes a batch under the lock, assembles it outside,
 /// sends it; until the end, an error, or a reader that hung up.
-fn work<C: RecordRead, S: RowGroupSource>(
+fn work<C: RecordReadOwned, S: RowGroupSource>(
     shared: &Mutex<Shared<S>>,
     window: &Window,
     resolved: &Resolved<C>,
-    mut cursors: RecordSource,
+    mut cursors: Cursors,
     mut decoded: Decoded,
-    send: &SyncSender<Assembled<C::Record>>,
+    send: &SyncSender<Assembled<C::Owned>>,
 ) {
     loop {
         let (seq, more) = {
@@ -194,10 +194,10 @@ fn work<C: RecordRead, S: RowGroupSource>(
         };
         let batch = match more {
             Ok(true) => {
-                let mut records = VecDeque::with_capacity(decoded.records);
+                let mut records: VecDeque<C::Owned> = VecDeque::with_capacity(decoded.records);
                 let error = catch_unwind(AssertUnwindSafe(|| {
                     let (converter, plan) = resolved.parts();
-                    assemble(converter, plan, &mut cursors, &mut decoded, &mut records)
+                    assemble(converter, plan, &mut cursors, &decoded, &mut records)
                 }))
                 .unwrap_or_else(|_| {
                     records.clear();

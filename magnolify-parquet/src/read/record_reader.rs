@@ -9,10 +9,10 @@ use super::pipeline::Workers;
 use super::resolved::Resolved;
 use super::selection::Selection;
 use super::RowGroupSource;
-use crate::assemble::RecordSource;
+use crate::assemble::Cursors;
 use crate::error::{Error, Result};
 use crate::filter::Predicate;
-use crate::record::RecordRead;
+use crate::record::{RecordRead, RecordReadOwned};
 
 /// Records decoded at once, unless the reader is told otherwise.
 pub const DEFAULT_BATCH_SIZE: usize = 1024;
@@ -20,15 +20,19 @@ pub const DEFAULT_BATCH_SIZE: usize = 1024;
 /// Where assembled batches come from.
 enum Decoding<S, R> {
     /// The caller's thread decodes and assembles.
-    Inline(Box<BatchDecoder<S>>, Decoded, RecordSource),
+    Inline(Box<BatchDecoder<S>>, Decoded, Cursors),
     /// Worker threads do (see [`Workers`]).
     Threads(Workers<R>),
+    /// Between the two, while the threads start (a failed start leaves it).
+    Starting,
 }
 
 /// Reads records through converter `C` from the row groups of `S`: an
-/// iterator of `Result<C::Record>`. After an error it ends; a value that
-/// does not fit its field (a null, a value out of range) is an error at
-/// its own record, after the records before it.
+/// iterator of `Result<C::Owned>` for converters whose records borrow
+/// nothing, and batch by batch with [`next_batch`](Self::next_batch) for
+/// any (records that borrow from the batch). After an error it ends; a
+/// value that does not fit its field (a null, a value out of range) is an
+/// error at its own record, after the records before it.
 ///
 /// Batches are decoded and assembled on the caller's thread, or with
 /// [`with_threads`](Self::with_threads) on threads of the reader's own;
@@ -36,10 +40,12 @@ enum Decoding<S, R> {
 pub struct RecordReader<C: RecordRead, S> {
     resolved: Arc<Resolved<C>>,
     source: Arc<S>,
-    decoding: Decoding<S, C::Record>,
-    batch: Batch<C::Record>,
+    decoding: Decoding<S, C::Record<'static>>,
+    /// Threads to start at the first record iterated (1: none).
+    threads: usize,
+    batch: Batch<C::Record<'static>>,
     /// The predicate records must pass, if any.
-    filter: Option<Predicate<C::Record>>,
+    filter: Option<Predicate<C::Record<'static>>>,
     /// Records assembled, and of those, records that passed.
     tested: (u64, u64),
 }
@@ -66,12 +72,13 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         };
         let source = Arc::new(source);
         let decoder = BatchDecoder::new(source.clone(), resolved.columns(), groups, batch_size)?;
-        let cursors = RecordSource::new(source.schema().clone(), decoder.columns());
+        let cursors = Cursors::new(source.schema().clone(), decoder.columns());
         let decoded = Decoded::new(decoder.columns());
         Ok(RecordReader {
             resolved,
             source,
             decoding: Decoding::Inline(Box::new(decoder), decoded, cursors),
+            threads: 1,
             batch: Batch::new(),
             filter: None,
             tested: (0, 0),
@@ -84,12 +91,6 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         if let Decoding::Inline(decoder, _, _) = &mut self.decoding {
             decoder.select(selection);
         }
-        self
-    }
-
-    /// Returns only the records that pass `filter` (all when `None`).
-    pub(crate) fn with_filter(mut self, filter: Option<Predicate<C::Record>>) -> Self {
-        self.filter = filter;
         self
     }
 
@@ -113,23 +114,83 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     /// the reader's own take turns decoding the next batch and assemble the
     /// batches they decoded in parallel, while the caller's thread takes the
     /// records in file order; with 1 (or 0), everything happens on the
-    /// caller's thread and no thread is started. Call it before reading.
-    pub fn with_threads(mut self, threads: usize) -> Result<Self>
-    where
-        C: Send + Sync + 'static,
-        C::Record: Send + 'static,
-        S: Send + Sync + 'static,
-    {
-        if threads >= 2 {
-            if let Decoding::Inline(decoder, _, _) = self.decoding {
-                self.decoding = Decoding::Threads(Workers::start(*decoder, self.resolved.clone(), threads)?);
-            }
-        }
-        Ok(self)
+    /// caller's thread and no thread is started. The threads start at the
+    /// first record iterated; [`next_batch`](Self::next_batch) reads on the
+    /// caller's thread.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
     }
 
+    /// The next batch of records, which may borrow from it: they live until
+    /// the next call (a lending iterator). `Ok(None)` after the last batch;
+    /// after an error, the records of the batch before it come first.
+    ///
+    /// It decodes and assembles on the caller's thread. A predicate tests
+    /// owned records: a reader with one is iterated, and lending from it is
+    /// an error (rather than records the predicate would reject); so is
+    /// lending once records were iterated on threads, which then own the
+    /// decoding.
+    pub fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>> {
+        if let Some(e) = self.batch.pending.take() {
+            self.batch.done = true;
+            return Err(e);
+        }
+        if self.batch.done {
+            return Ok(None);
+        }
+        if self.filter.is_some() {
+            return Err(Error::argument(
+                "next_batch on a reader with a predicate: predicates test owned records, iterate them instead",
+            ));
+        }
+        if !self.batch.records.is_empty() {
+            return Err(Error::argument(
+                "next_batch after next() left records of the batch untaken: take them with next() first",
+            ));
+        }
+        let (decoder, decoded, cursors) = match &mut self.decoding {
+            Decoding::Inline(decoder, decoded, cursors) => (decoder, decoded, cursors),
+            Decoding::Threads(_) | Decoding::Starting => {
+                return Err(Error::argument(
+                    "next_batch on a reader whose records were iterated on threads: lend batches from the start, \
+                     or read with 1 thread",
+                ))
+            }
+        };
+        if !decoder.next(decoded)? {
+            self.batch.done = true;
+            return Ok(None);
+        }
+        let (converter, plan) = self.resolved.parts();
+        let mut records = std::collections::VecDeque::with_capacity(decoded.records);
+        self.batch.pending = assemble(converter, plan, cursors, decoded, &mut records);
+        self.tested.0 += records.len() as u64;
+        self.tested.1 += records.len() as u64;
+        Ok(Some(Vec::from(records)))
+    }
+}
+
+impl<C: RecordReadOwned, S: RowGroupSource> RecordReader<C, S> {
+    /// Returns only the records that pass `filter` (all when `None`).
+    pub(crate) fn set_filter(&mut self, filter: Option<Predicate<C::Owned>>) {
+        self.filter = filter;
+    }
+}
+
+impl<C, S> RecordReader<C, S>
+where
+    C: RecordReadOwned + Send + Sync + 'static,
+    C::Owned: Send + 'static,
+    S: RowGroupSource + Send + Sync + 'static,
+{
     /// Decodes and assembles the next batch.
     fn load(&mut self) -> Result<()> {
+        if self.threads >= 2 && matches!(self.decoding, Decoding::Inline(..)) {
+            if let Decoding::Inline(decoder, ..) = std::mem::replace(&mut self.decoding, Decoding::Starting) {
+                self.decoding = Decoding::Threads(Workers::start(*decoder, self.resolved.clone(), self.threads)?);
+            }
+        }
         match &mut self.decoding {
             Decoding::Inline(decoder, decoded, cursors) => {
                 if !decoder.next(decoded)? {
@@ -146,13 +207,21 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
                 }
                 None => self.batch.done = true,
             },
+            Decoding::Starting => {
+                return Err(Error::bug(crate::error::Location::default(), "the reading threads failed to start"))
+            }
         }
         Ok(())
     }
 }
 
-impl<C: RecordRead, S: RowGroupSource> Iterator for RecordReader<C, S> {
-    type Item = Result<C::Record>;
+impl<C, S> Iterator for RecordReader<C, S>
+where
+    C: RecordReadOwned + Send + Sync + 'static,
+    C::Owned: Send + 'static,
+    S: RowGroupSource + Send + Sync + 'static,
+{
+    type Item = Result<C::Owned>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {

@@ -142,7 +142,7 @@ mod tests {
     use crate::convert::OneField;
     use crate::mem::MemPageStore;
     use crate::{
-        schema, DecimalPhysical, Error, FieldOptions, ParquetRead, ParquetWrite, ParquetWriter, ReadOptions,
+        schema, DecimalPhysical, Error, FieldOptions, ParquetReadOwned, ParquetWrite, ParquetWriter, ReadOptions,
         ReaderBuilder, RecordSchema,
     };
 
@@ -166,7 +166,7 @@ mod tests {
         Ok(bytes::Bytes::from(writer.into_inner()?))
     }
 
-    fn read<T: ParquetRead + Send + 'static>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
+    fn read<T: ParquetReadOwned + Send + 'static>(opts: FieldOptions, file: &bytes::Bytes) -> crate::Result<Vec<T>> {
         ReaderBuilder::new(file.clone())?.build_with(one::<T>(opts), ReadOptions::default())?.collect()
     }
 

@@ -29,11 +29,11 @@ fn resolve_text(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<Leaf
     Ok(LeafPlan { cursor, conv: () })
 }
 
-/// Reads a required UTF-8 value and converts it with `f`.
+/// Reads a required UTF-8 value, borrowed from the batch.
 #[inline]
-fn read_text<T>(plan: &LeafPlan<()>, src: &mut RecordSource, f: impl FnOnce(&str) -> T) -> Result<T> {
+pub(crate) fn read_text<'de>(plan: &LeafPlan<()>, src: &mut RecordSource<'de>) -> Result<&'de str> {
     let c = plan.cursor;
-    match src.take_str(c, f)? {
+    match src.take_str(c)? {
         Some(Ok(v)) => Ok(v),
         Some(Err(e)) => Err(src.value_error(c, format!("invalid UTF-8: {e}"))),
         None => Err(src.null_error(c)),
@@ -56,10 +56,10 @@ fn resolve_binary(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<Le
     }
 }
 
-/// Reads a required byte string and converts it with `f`.
+/// Reads a required byte string, borrowed from the batch.
 #[inline]
-fn read_binary<T>(plan: &LeafPlan<()>, src: &mut RecordSource, f: impl FnOnce(&[u8]) -> T) -> Result<T> {
-    src.take_byte_slice(plan.cursor, f)?.ok_or_else(|| src.null_error(plan.cursor))
+pub(crate) fn read_binary<'de>(plan: &LeafPlan<()>, src: &mut RecordSource<'de>) -> Result<&'de [u8]> {
+    src.take_bytes(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
 }
 
 /// The schema and write halves of byte strings: BYTE_ARRAY columns annotated
@@ -90,27 +90,47 @@ macro_rules! byte_string_schema_write {
 byte_string_schema_write!(Some(LogicalType::String), |text| text.as_bytes(); str, String, Box<str>, Arc<str>);
 byte_string_schema_write!(None, |bytes| bytes; [u8], Vec<u8>, bytes::Bytes, Box<[u8]>);
 
-/// The read half of owned byte strings: columns checked by `$resolve`,
-/// values read by `$read` and made into each type by its conversion.
+/// The read half of byte strings: columns checked by `$resolve`, values
+/// read by `$read` (borrowed from the batch) and made into each type by its
+/// conversion. The references borrow them as they are.
 macro_rules! byte_string_read {
     ($resolve:ident, $read:ident; $($t:ty => $from:expr),*) => {$(
-        impl ParquetRead for $t {
+        impl<'de> ParquetRead<'de> for $t {
             fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
                 $resolve(node, resolver)
             }
 
             #[inline]
-            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
-                $read(plan, src, $from)
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
+                $read(plan, src).map($from)
             }
         }
     )*};
 }
 
 byte_string_read!(resolve_text, read_text;
-    String => str::to_owned, Box<str> => |s: &str| Box::from(s), Arc<str> => |s: &str| Arc::from(s));
+    String => str::to_owned, Box<str> => Box::from, Arc<str> => Arc::from);
 byte_string_read!(resolve_binary, read_binary;
-    Vec<u8> => <[u8]>::to_vec, bytes::Bytes => bytes::Bytes::copy_from_slice, Box<[u8]> => |b: &[u8]| Box::from(b));
+    Vec<u8> => <[u8]>::to_vec, bytes::Bytes => bytes::Bytes::copy_from_slice, Box<[u8]> => Box::from);
+
+/// `&str` and `&[u8]` read for `'de: 'a`: slices of the batch's bytes.
+macro_rules! borrowed_read {
+    ($resolve:ident, $read:ident; $($t:ty),*) => {$(
+        impl<'de: 'a, 'a> ParquetRead<'de> for &'a $t {
+            fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                $resolve(node, resolver)
+            }
+
+            #[inline]
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
+                $read(plan, src)
+            }
+        }
+    )*};
+}
+
+borrowed_read!(resolve_text, read_text; str);
+borrowed_read!(resolve_binary, read_binary; [u8]);
 
 impl<const N: usize> ParquetSchema for [u8; N] {
     const LEAVES: usize = 1;
@@ -129,7 +149,7 @@ impl<const N: usize> ParquetWrite for [u8; N] {
     }
 }
 
-impl<const N: usize> ParquetRead for [u8; N] {
+impl<'de, const N: usize> ParquetRead<'de> for [u8; N] {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         let plan = resolve_binary(node, resolver)?;
         let _ = opts;
@@ -144,7 +164,7 @@ impl<const N: usize> ParquetRead for [u8; N] {
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         read_array(plan, src, format_args!("[u8; {N}]"))
     }
 }
@@ -154,11 +174,11 @@ impl<const N: usize> ParquetRead for [u8; N] {
 #[inline]
 pub(crate) fn read_array<const N: usize>(
     plan: &LeafPlan<()>,
-    src: &mut RecordSource,
+    src: &mut RecordSource<'_>,
     what: std::fmt::Arguments<'_>,
 ) -> Result<[u8; N]> {
     let c = plan.cursor;
-    match src.take_byte_slice(c, |b| <[u8; N]>::try_from(b).map_err(|_| b.len()))? {
+    match src.take_bytes(c)?.map(|b| <[u8; N]>::try_from(b).map_err(|_| b.len())) {
         Some(Ok(v)) => Ok(v),
         Some(Err(len)) => Err(src.value_error(c, format!("{len} bytes where {what} needs {N}"))),
         None => Err(src.null_error(c)),
@@ -208,7 +228,7 @@ macro_rules! fixed_bytes_type {
                 }
             }
 
-            impl ParquetRead for $t {
+            impl<'de> ParquetRead<'de> for $t {
                 fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
                     not_repeated(node, $what)?;
                     let (cursor, descr) = resolver.leaf(node)?;
@@ -221,7 +241,7 @@ macro_rules! fixed_bytes_type {
                 }
 
                 #[inline]
-                fn read(plan: &LeafPlan<()>, src: &mut RecordSource) -> Result<Self> {
+                fn read(plan: &LeafPlan<()>, src: &mut RecordSource<'de>) -> Result<Self> {
                     read_array(plan, src, format_args!($what)).map($from)
                 }
             }

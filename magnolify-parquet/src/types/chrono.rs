@@ -288,13 +288,13 @@ impl ParquetWrite for NaiveDateTime {
     }
 }
 
-impl ParquetRead for NaiveDateTime {
+impl<'de> ParquetRead<'de> for NaiveDateTime {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         resolve_timestamp(node, opts, resolver, "a NaiveDateTime", false)
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         read_timestamp(plan, src).map(|v| v.naive_utc())
     }
 }
@@ -329,13 +329,13 @@ impl ParquetWrite for DateTime<Utc> {
     }
 }
 
-impl ParquetRead for DateTime<Utc> {
+impl<'de> ParquetRead<'de> for DateTime<Utc> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         resolve_timestamp(node, opts, resolver, "a DateTime<Utc>", true)
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         read_timestamp(plan, src)
     }
 }
@@ -395,7 +395,7 @@ impl ParquetWrite for NaiveTime {
     }
 }
 
-impl ParquetRead for NaiveTime {
+impl<'de> ParquetRead<'de> for NaiveTime {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "a NaiveTime")?;
         let (cursor, descr) = resolver.leaf(node)?;
@@ -415,7 +415,7 @@ impl ParquetRead for NaiveTime {
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         let c = plan.cursor;
         let TimeConv { int32, factor, unit } = plan.conv;
         let raw = if int32 { src.take_i32(c)?.map(i64::from) } else { src.take_i64(c)? };
@@ -450,7 +450,7 @@ impl ParquetWrite for NaiveDate {
     }
 }
 
-impl ParquetRead for NaiveDate {
+impl<'de> ParquetRead<'de> for NaiveDate {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "a NaiveDate")?;
         let (cursor, descr) = resolver.leaf(node)?;
@@ -462,7 +462,7 @@ impl ParquetRead for NaiveDate {
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         let c = plan.cursor;
         let days = src.take_i32(c)?.ok_or_else(|| src.null_error(c))?;
         NaiveDate::from_epoch_days(days)

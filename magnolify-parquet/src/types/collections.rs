@@ -59,7 +59,7 @@ impl<T: ParquetWrite> ParquetWrite for Option<T> {
     }
 }
 
-impl<T: ParquetRead> ParquetRead for Option<T> {
+impl<'de, T: ParquetRead<'de>> ParquetRead<'de> for Option<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         let first = resolver.cursors();
         if !node.is_group() && matches!(node.logical_type(), Some(parquet::basic::LogicalType::Unknown)) {
@@ -79,7 +79,7 @@ impl<T: ParquetRead> ParquetRead for Option<T> {
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         match &plan.inner {
             Some(inner) if plan.presence.is_present(src) => T::read(inner, src).map(Some),
             _ => {
@@ -96,13 +96,13 @@ impl<T: ParquetRead> ParquetRead for Option<T> {
 
 pointer_schema_write!([T: ParquetSchema] Box<T> => T, plan: T::ReadPlan);
 
-impl<T: ParquetRead> ParquetRead for Box<T> {
+impl<'de, T: ParquetRead<'de>> ParquetRead<'de> for Box<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         T::resolve(node, opts, resolver)
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         T::read(plan, src).map(Box::new)
     }
 
@@ -161,10 +161,10 @@ pub struct ListPlan<P> {
 impl<P> ListPlan<P> {
     /// Reads a list, calling `element` with the element's plan once per element.
     #[inline]
-    pub fn read_with(
+    pub fn read_with<'de>(
         &self,
-        src: &mut RecordSource,
-        mut element: impl FnMut(&P, &mut RecordSource) -> Result<()>,
+        src: &mut RecordSource<'de>,
+        mut element: impl FnMut(&P, &mut RecordSource<'de>) -> Result<()>,
     ) -> Result<()> {
         self.levels.read(src, |src| element(&self.element, src))
     }
@@ -248,13 +248,13 @@ impl<T: ListElement + ParquetWrite> ParquetWrite for Vec<T> {
     }
 }
 
-impl<T: ListElement + ParquetRead> ParquetRead for Vec<T> {
+impl<'de, T: ListElement + ParquetRead<'de>> ParquetRead<'de> for Vec<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         resolve_list(node, resolver, |e, r| T::resolve(e, opts, r))
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         let mut out = Vec::new();
         plan.read_with(src, |p, src| {
             out.push(T::read(p, src)?);
@@ -298,7 +298,7 @@ fn write_map<'a, K: ParquetWrite + 'a, V: ParquetWrite + 'a>(
     Ok(())
 }
 
-fn resolve_map<K: ParquetRead, V: ParquetRead>(
+fn resolve_map<'de, K: ParquetRead<'de>, V: ParquetRead<'de>>(
     node: &FileNode<'_>,
     opts: &FieldOptions,
     resolver: &mut Resolver<'_>,
@@ -321,9 +321,9 @@ fn resolve_map<K: ParquetRead, V: ParquetRead>(
 }
 
 #[inline]
-fn read_entry<K: ParquetRead, V: ParquetRead>(
+fn read_entry<'de, K: ParquetRead<'de>, V: ParquetRead<'de>>(
     plan: &(K::ReadPlan, Slot<V::ReadPlan>),
-    src: &mut RecordSource,
+    src: &mut RecordSource<'de>,
 ) -> Result<(K, V)> {
     let key = K::read(&plan.0, src)?;
     let value = match &plan.1 {
@@ -372,13 +372,13 @@ macro_rules! map_field {
             }
         }
 
-        impl<K: ParquetRead + $($key)*, V: ParquetRead, $($params)* $($extra)*> ParquetRead for $map {
+        impl<'de, K: ParquetRead<'de> + $($key)*, V: ParquetRead<'de>, $($params)* $($extra)*> ParquetRead<'de> for $map {
             fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
                 resolve_map::<K, V>(node, opts, resolver)
             }
 
             #[inline]
-            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
                 let mut out = $new;
                 plan.read_with(src, |p, src| {
                     let (k, v) = read_entry::<K, V>(p, src)?;

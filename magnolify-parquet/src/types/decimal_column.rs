@@ -40,13 +40,13 @@ macro_rules! decimal_schema_read {
                 }
             }
 
-            impl ParquetRead for $t {
+            impl<'de> ParquetRead<'de> for $t {
                 fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
                     resolve_decimal(node, opts, resolver, $limits)
                 }
 
                 #[inline]
-                fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+                fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
                     $read(plan, src)
                 }
             }
@@ -346,10 +346,10 @@ pub(crate) fn read_unscaled<U: From<i64>>(
     let raw = match plan.conv.source {
         DecimalSource::Int32 => src.take_i32(c)?.map(|v| Ok(U::from(i64::from(v)))),
         DecimalSource::Int64 => src.take_i64(c)?.map(|v| Ok(U::from(v))),
-        DecimalSource::Bytes => src.take_byte_slice(c, |b| match b {
+        DecimalSource::Bytes => src.take_bytes(c)?.map(|b| match b {
             [] => Err("empty DECIMAL value".to_owned()),
             b => decode(b),
-        })?,
+        }),
     };
     match raw {
         Some(Ok(v)) => Ok(v),

@@ -75,7 +75,7 @@ macro_rules! int_field {
             }
         }
 
-        impl ParquetRead for $t {
+        impl<'de> ParquetRead<'de> for $t {
             fn resolve(
                 node: &FileNode<'_>,
                 _opts: &FieldOptions,
@@ -94,7 +94,7 @@ macro_rules! int_field {
             }
 
             #[inline]
-            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
                 let c = plan.cursor;
                 let converted = match plan.conv {
                     IntSource::I32 => src.take_i32(c)?.map(|v| <$t>::try_from(v).map_err(|_| i128::from(v))),
@@ -159,7 +159,7 @@ macro_rules! plain_leaf {
 /// `$take`.
 macro_rules! exact_read {
     ($ty:ty, $physical:ident, $take:ident) => {
-        impl ParquetRead for $ty {
+        impl<'de> ParquetRead<'de> for $ty {
             fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
                 not_repeated(node, stringify!($ty))?;
                 let (cursor, descr) = resolver.leaf(node)?;
@@ -177,7 +177,7 @@ macro_rules! exact_read {
             }
 
             #[inline]
-            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
                 src.$take(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
             }
         }
@@ -191,7 +191,7 @@ plain_leaf!(f64, DOUBLE, push_f64, bool);
 exact_read!(bool, BOOLEAN, take_bool);
 exact_read!(f32, FLOAT, take_f32);
 
-impl ParquetRead for f64 {
+impl<'de> ParquetRead<'de> for f64 {
     fn resolve(node: &FileNode<'_>, _opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
         not_repeated(node, "f64")?;
         let (cursor, descr) = resolver.leaf(node)?;
@@ -205,7 +205,7 @@ impl ParquetRead for f64 {
     }
 
     #[inline]
-    fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+    fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         let v = if plan.conv { src.take_f32(plan.cursor)?.map(f64::from) } else { src.take_f64(plan.cursor)? };
         v.ok_or_else(|| src.null_error(plan.cursor))
     }

@@ -10,7 +10,7 @@ use apache_avro::{BigDecimal, Days, Decimal, Duration, Millis, Months, Schema, U
 use avro_baseline::{AvroConverter, AvroOptions, ListLayout, AVRO_SCHEMA_KEY};
 use magnolify_parquet::convert::ColumnSink;
 use magnolify_parquet::convert::RecordSource;
-use magnolify_parquet::convert::{RecordRead, RecordSchema, RecordWrite};
+use magnolify_parquet::convert::{RecordRead, RecordReadOwned, RecordSchema, RecordWrite};
 use magnolify_parquet::mem::MemPageStore;
 use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
@@ -453,14 +453,18 @@ impl RecordWrite for NoFooter {
 }
 
 impl RecordRead for NoFooter {
-    type Record = Value;
+    type Record<'de> = Value;
     type ReadPlan = avro_baseline::ReadPlan;
     fn resolve(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self::ReadPlan, Vec<usize>)> {
         self.0.resolve(file)
     }
-    fn read(&self, plan: &Self::ReadPlan, source: &mut RecordSource) -> magnolify_parquet::Result<Value> {
+    fn read<'de>(&self, plan: &Self::ReadPlan, source: &mut RecordSource<'de>) -> magnolify_parquet::Result<Value> {
         self.0.read(plan, source)
     }
+}
+
+impl RecordReadOwned for NoFooter {
+    type Owned = Value;
 }
 
 #[test]

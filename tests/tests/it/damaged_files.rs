@@ -24,7 +24,7 @@ use std::sync::{Arc, Once};
 
 use avro_baseline::{AvroConverter, AvroOptions};
 use bytes::Bytes;
-use magnolify_parquet::convert::{RecordRead, RecordSource};
+use magnolify_parquet::convert::{RecordRead, RecordReadOwned, RecordSource};
 use magnolify_parquet::parquet::basic::{Compression, Encoding, GzipLevel, Type as PhysicalType, ZstdLevel};
 use magnolify_parquet::parquet::column::writer::ColumnCloseResult;
 use magnolify_parquet::parquet::file::metadata::{
@@ -95,10 +95,10 @@ struct Outcome<T> {
 /// Reads `file` through `converter` to the end or the first error, failing
 /// (with `what` in the message) on any panic that reaches here or starts in
 /// this workspace's code.
-fn read_with<C, R>(what: &str, converter: C, file: R, limits: Option<(usize, usize)>) -> Outcome<C::Record>
+fn read_with<C, R>(what: &str, converter: C, file: R, limits: Option<(usize, usize)>) -> Outcome<C::Owned>
 where
-    C: RecordRead + Send + Sync + 'static,
-    C::Record: Send + 'static,
+    C: RecordReadOwned + Send + Sync + 'static,
+    C::Owned: Send + 'static,
     R: ChunkReader + 'static,
 {
     track_panics();
@@ -157,14 +157,14 @@ enum RawValue {
 }
 
 impl RecordRead for Raw {
-    type Record = Vec<Vec<Triplet>>;
+    type Record<'de> = Vec<Vec<Triplet>>;
     type ReadPlan = Vec<PhysicalType>;
 
     fn resolve(&self, file: &SchemaDescriptor) -> Result<(Vec<PhysicalType>, Vec<usize>)> {
         Ok((file.columns().iter().map(|c| c.physical_type()).collect(), (0..file.num_columns()).collect()))
     }
 
-    fn read(&self, plan: &Vec<PhysicalType>, source: &mut RecordSource) -> Result<Self::Record> {
+    fn read<'de>(&self, plan: &Vec<PhysicalType>, source: &mut RecordSource<'de>) -> Result<Self::Record<'de>> {
         let mut record = Vec::with_capacity(plan.len());
         for (cursor, physical) in plan.iter().enumerate() {
             let mut column = Vec::new();
@@ -181,7 +181,7 @@ impl RecordRead for Raw {
                     PhysicalType::FLOAT => source.take_f32(cursor)?.map(|v| RawValue::F32(v.to_bits())),
                     PhysicalType::DOUBLE => source.take_f64(cursor)?.map(|v| RawValue::F64(v.to_bits())),
                     PhysicalType::BYTE_ARRAY | PhysicalType::FIXED_LEN_BYTE_ARRAY => {
-                        source.take_byte_slice(cursor, |b| RawValue::Bytes(b.to_vec()))?
+                        source.take_bytes(cursor)?.map(|b| RawValue::Bytes(b.to_vec()))
                     }
                 };
                 column.push((r, d, value));
@@ -194,6 +194,10 @@ impl RecordRead for Raw {
         }
         Ok(record)
     }
+}
+
+impl RecordReadOwned for Raw {
+    type Owned = Vec<Vec<Triplet>>;
 }
 
 // ---------------------------------------------------------------------------

@@ -200,8 +200,8 @@ message Newtypes {
     assert_eq!(<UserId as ParquetSchema>::LEAVES, 1);
     const { assert!(!<UserId as ParquetSchema>::NULLABLE) };
     const { assert!(<Option<UserId> as ParquetSchema>::NULLABLE) };
-    assert_eq!(<Option<UserId> as ParquetRead>::missing(), Some(None));
-    assert_eq!(<Blob as ParquetRead>::missing(), None);
+    assert_eq!(<Option<UserId> as ParquetRead<'_>>::missing(), Some(None));
+    assert_eq!(<Blob as ParquetRead<'_>>::missing(), None);
 }
 
 #[derive(ParquetType)]
@@ -439,17 +439,17 @@ impl ParquetWrite for Probe {
     }
 }
 
-impl ParquetRead for Probe {
+impl<'de> ParquetRead<'de> for Probe {
     fn resolve(
         node: &FileNode<'_>,
         opts: &FieldOptions,
         resolver: &mut Resolver<'_>,
     ) -> magnolify_parquet::Result<Self::ReadPlan> {
-        <i32 as ParquetRead>::resolve(node, opts, resolver)
+        <i32 as ParquetRead<'de>>::resolve(node, opts, resolver)
     }
 
-    fn read(plan: &Self::ReadPlan, source: &mut RecordSource) -> magnolify_parquet::Result<Self> {
-        <i32 as ParquetRead>::read(plan, source).map(Probe)
+    fn read(plan: &Self::ReadPlan, source: &mut RecordSource<'de>) -> magnolify_parquet::Result<Self> {
+        <i32 as ParquetRead<'de>>::read(plan, source).map(Probe)
     }
 }
 

@@ -43,7 +43,7 @@ macro_rules! record {
             }
         }
 
-        impl ParquetRead for $t {
+        impl<'de> ParquetRead<'de> for $t {
             fn resolve(node: &FileNode<'_>, _: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
                 let start = magnolify_parquet::__private::struct_start(node, resolver)?;
                 let mut fields = Vec::new();
@@ -55,7 +55,7 @@ macro_rules! record {
                 Ok(StructPlan { null_check: start.finish(resolver), fields })
             }
 
-            fn read(plan: &Self::ReadPlan, src: &mut RecordSource) -> Result<Self> {
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
                 plan.check_present(src)?;
                 let mut slots = plan.fields.iter();
                 Ok($t { $($f: {

@@ -28,8 +28,8 @@ use magnolify_parquet::parquet::file::reader::{FileReader, SerializedFileReader}
 use magnolify_parquet::parquet::file::writer::SerializedFileWriter;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type};
 use magnolify_parquet::{
-    schema, DecimalPhysical, Error, FieldOptions, ParquetRead, ParquetReader, ParquetRecord, ParquetType, ParquetWrite,
-    ParquetWriter, ReadOptions, ReaderBuilder, TimeUnit,
+    schema, DecimalPhysical, Error, FieldOptions, ParquetReadOwned, ParquetReader, ParquetRecord, ParquetType,
+    ParquetWrite, ParquetWriter, ReadOptions, ReaderBuilder, TimeUnit,
 };
 use rust_decimal::Decimal;
 use uuid::Uuid;
@@ -66,7 +66,7 @@ fn write_file<T: ParquetWrite>(name: &'static str, opts: FieldOptions, values: &
 }
 
 /// Reads field `name` of every record of `file`.
-fn read_file<T: ParquetRead + Send + 'static>(
+fn read_file<T: ParquetReadOwned + Send + 'static>(
     name: &'static str,
     opts: FieldOptions,
     file: &Bytes,
@@ -76,7 +76,7 @@ fn read_file<T: ParquetRead + Send + 'static>(
 
 /// The same values through the page store and through a file, read back
 /// with the same options; both must give `values` exactly.
-fn round_trip<T: ParquetRead + ParquetWrite + PartialEq + Send + 'static + std::fmt::Debug>(
+fn round_trip<T: ParquetReadOwned + ParquetWrite + PartialEq + Send + 'static + std::fmt::Debug>(
     name: &'static str,
     opts: FieldOptions,
     values: &[T],
@@ -102,7 +102,7 @@ fn write_error<T: ParquetWrite + std::fmt::Debug>(name: &'static str, opts: Fiel
 }
 
 /// The error of reading `file` as `T`, which must fail.
-fn read_error<T: ParquetRead + Send + 'static + std::fmt::Debug>(
+fn read_error<T: ParquetReadOwned + Send + 'static + std::fmt::Debug>(
     name: &'static str,
     opts: FieldOptions,
     file: &Bytes,

@@ -12,10 +12,9 @@ use parquet::schema::types::SchemaDescriptor;
 
 use super::scan::ScanPlan;
 use super::{CheckedMetadata, FileRowGroups, ParquetReader};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::read::{BoxedSource, ReadOptions, RecordReader, Resolved, SourceLayer};
-use crate::record::{Derived, ParquetRecord, RecordRead};
-use crate::ParquetRead;
+use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordReadOwned};
 
 /// The readers of one file, over its checked metadata: made by
 /// [`new`](Self::new) or [`open`](Self::open), each reader then built with
@@ -128,7 +127,10 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
 
     /// Resolves `T` against the file's schema, for readers made with
     /// [`build_resolved`](Self::build_resolved) (wrap it in an `Arc` to share it).
-    pub fn resolve<T: ParquetRecord + ParquetRead>(&self) -> Result<Resolved<Derived<T>>> {
+    pub fn resolve<T: ParquetRecord>(&self) -> Result<Resolved<Derived<T>>>
+    where
+        Derived<T>: RecordRead,
+    {
         self.resolve_with(Derived::new())
     }
 
@@ -138,18 +140,64 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     }
 
     /// A reader of `T` with `options`.
-    pub fn build<T: ParquetRecord + ParquetRead + Send + 'static>(
-        self,
-        options: ReadOptions<T>,
-    ) -> Result<ParquetReader<T, R>> {
+    pub fn build<T: OwnedRecord>(self, options: ReadOptions<T>) -> Result<ParquetReader<T, R>> {
         self.build_with(Derived::new(), options)
     }
 
-    /// A reader through any converter (the Avro baseline's, for example).
-    pub fn build_with<C>(self, converter: C, options: ReadOptions<C::Record>) -> Result<ParquetReader<C::Record, R, C>>
+    /// A reader of `T`, a struct that borrows its strings and bytes from the
+    /// batch (`struct Row<'a> { name: &'a str }`), read batch by batch with
+    /// [`ParquetReader::next_batch`]: each batch's records live until the
+    /// next call. Any struct reads this way, without copies for the fields
+    /// that borrow. A predicate is an error here: predicates test owned
+    /// records (skip row groups with [`ReadOptions::row_groups`] instead).
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Row<'a> { name: &'a str, tags: Vec<&'a str> }
+    ///
+    /// let mut w = ParquetWriter::<Row, _>::new(Vec::new())?;
+    /// w.write(&Row { name: "ada", tags: vec!["x", "y"] })?;
+    /// let file = bytes::Bytes::from(w.into_inner()?);
+    ///
+    /// let mut reader = ReaderBuilder::new(file)?.build_borrowed::<Row>(ReadOptions::default())?;
+    /// let mut names = Vec::new();
+    /// while let Some(batch) = reader.next_batch()? {
+    ///     for row in &batch {
+    ///         names.push(format!("{}: {}", row.name, row.tags.join(",")));
+    ///     }
+    /// }
+    /// assert_eq!(names, ["ada: x,y"]);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn build_borrowed<T: ParquetRecord>(self, options: ReadOptions<T>) -> Result<ParquetReader<T, R>>
     where
-        C: RecordRead + Send + Sync + 'static,
-        C::Record: Send + 'static,
+        Derived<T>: RecordRead,
+    {
+        if options.filter.is_some() {
+            return Err(Error::argument(
+                "a predicate on a reader of borrowed records: predicates test owned records; read owned records \
+                 (`build`) to filter them, or test the borrowed ones yourself",
+            )
+            .in_file(&self.file));
+        }
+        let resolved = Arc::new(self.resolve_with(Derived::new())?);
+        let scan = ScanPlan::of_file(
+            &*self.input,
+            self.metadata.shared(),
+            options.row_groups.as_deref(),
+            None::<&crate::filter::Predicate<T>>,
+            options.limits.max_page_bytes,
+        );
+        self.build_unfiltered(resolved, options, scan)
+    }
+
+    /// A reader through any converter (the Avro baseline's, for example).
+    pub fn build_with<C>(self, converter: C, options: ReadOptions<C::Owned>) -> Result<ParquetReader<C::Owned, R, C>>
+    where
+        C: RecordReadOwned + Send + Sync + 'static,
+        C::Owned: Send + 'static,
     {
         let resolved = Arc::new(self.resolve_with(converter)?);
         self.build_resolved(resolved, options)
@@ -160,11 +208,11 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     pub fn build_resolved<C>(
         self,
         resolved: Arc<Resolved<C>>,
-        options: ReadOptions<C::Record>,
-    ) -> Result<ParquetReader<C::Record, R, C>>
+        options: ReadOptions<C::Owned>,
+    ) -> Result<ParquetReader<C::Owned, R, C>>
     where
-        C: RecordRead + Send + Sync + 'static,
-        C::Record: Send + 'static,
+        C: RecordReadOwned + Send + Sync + 'static,
+        C::Owned: Send + 'static,
     {
         let (row_groups, predicate) = (options.row_groups.as_deref(), options.filter.as_ref());
         let max_bytes = options.limits.max_page_bytes;
@@ -176,17 +224,31 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     pub(crate) fn build_planned<C>(
         self,
         resolved: Arc<Resolved<C>>,
-        options: ReadOptions<C::Record>,
+        mut options: ReadOptions<C::Owned>,
         scan: ScanPlan,
-    ) -> Result<ParquetReader<C::Record, R, C>>
+    ) -> Result<ParquetReader<C::Owned, R, C>>
     where
-        C: RecordRead + Send + Sync + 'static,
-        C::Record: Send + 'static,
+        C: RecordReadOwned + Send + Sync + 'static,
+        C::Owned: Send + 'static,
     {
+        let filter = options.filter.take();
+        let mut reader = self.build_unfiltered(resolved, options, scan)?;
+        reader.inner.set_filter(filter);
+        Ok(reader)
+    }
+
+    /// A reader of what `scan` chose, testing no predicate (`options`'s is
+    /// the caller's to set).
+    fn build_unfiltered<C: RecordRead, T>(
+        self,
+        resolved: Arc<Resolved<C>>,
+        options: ReadOptions<T>,
+        scan: ScanPlan,
+    ) -> Result<ParquetReader<T, R, C>> {
         let ReaderBuilder { input, metadata, file, layer } = self;
         let located = |e: crate::Error| e.in_file(&file);
         let counts = scan.counts(&metadata, resolved.columns());
-        let ReadOptions { threads, batch_size, limits, verify_checksums, filter, .. } = options;
+        let ReadOptions { threads, batch_size, limits, verify_checksums, .. } = options;
         let files = FileRowGroups { input, metadata: metadata.clone(), limits, verify_checksums };
         let source: BoxedSource = Box::new(files);
         let source = match &layer {
@@ -197,9 +259,7 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         let inner = RecordReader::new(source, resolved, Some(scan.groups), batch_size)
             .map_err(located)?
             .with_selection(scan.selection)
-            .with_filter(filter)
-            .with_threads(threads)
-            .map_err(located)?;
+            .with_threads(threads);
         Ok(ParquetReader { inner, metadata, file, counts, skips, _input: PhantomData })
     }
 }
