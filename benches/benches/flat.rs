@@ -7,7 +7,8 @@
 //! and `parquet_derive`'s. Its reader cannot read `Option` fields, so
 //! `read_parquet_derive` reads the six required columns into
 //! `FlatRequired`; `read_derive_file_required` reads the same six columns
-//! with the derive, like for like.
+//! with the derive, like for like. `transform_*` read the shared file, keep
+//! the half with an even id and write it (`benches::transform`).
 
 use benches::flat::{Flat, FlatRequired};
 use benches::peers::parquet_derive;
@@ -20,6 +21,7 @@ benches::record_group! {
     columnar: benches::columnar::flat,
     arrow_fields: benches::peers::arrow::flat_fields,
     row_api_read: benches::peers::row_api::read_flat,
+    borrowed: benches::borrowed::FlatBorrowed,
 }
 
 #[divan::bench]
@@ -40,4 +42,22 @@ fn read_derive_file_required(bencher: Bencher) {
 fn read_parquet_derive(bencher: Bencher) {
     let file = shared_file();
     bencher.counter(ItemsCount::new(RUN)).bench_local(|| parquet_derive::read(file.clone()));
+}
+
+#[divan::bench]
+fn transform_borrowed(bencher: Bencher) {
+    let file = shared_file();
+    bencher.counter(ItemsCount::new(RUN)).bench_local(|| benches::transform::borrowed(file.clone()));
+}
+
+#[divan::bench]
+fn transform_owned(bencher: Bencher) {
+    let file = shared_file();
+    bencher.counter(ItemsCount::new(RUN)).bench_local(|| benches::transform::owned(file.clone()));
+}
+
+#[divan::bench]
+fn transform_arrow(bencher: Bencher) {
+    let file = shared_file();
+    bencher.counter(ItemsCount::new(RUN)).bench_local(|| benches::transform::arrow(file.clone()));
 }

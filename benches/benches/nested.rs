@@ -14,4 +14,5 @@ benches::record_group! {
     columnar: benches::columnar::nested,
     arrow_fields: benches::peers::arrow::nested_fields,
     row_api_read: benches::peers::row_api::read_nested,
+    borrowed: benches::borrowed::NestedBorrowed,
 }

@@ -20,7 +20,8 @@ macro_rules! record_group {
         avro_converter: $avro_converter:path,
         columnar: $columnar:path,
         arrow_fields: $arrow_fields:path,
-        row_api_read: $row_api_read:path $(,)?
+        row_api_read: $row_api_read:path,
+        borrowed: $borrowed:ty $(,)?
     ) => {
         use std::sync::Arc;
 
@@ -137,6 +138,18 @@ macro_rules! record_group {
         fn read_arrow(bencher: Bencher) {
             let file = shared_file();
             bencher.counter(ItemsCount::new(RUN)).bench_local(|| arrow::read::<$record>(file.clone()));
+        }
+
+        /// Records that borrow from the batch, one batch at a time on one
+        /// thread (as `read_derive_file`), each batch seen by `black_box`.
+        #[divan::bench]
+        fn read_derive_borrowed(bencher: Bencher) {
+            let file = shared_file();
+            bencher.counter(ItemsCount::new(RUN)).bench_local(|| {
+                benches::borrowed::read::<$borrowed>(file.clone(), |batch| {
+                    divan::black_box(batch);
+                })
+            });
         }
 
         #[divan::bench]

@@ -9,12 +9,14 @@
 #![warn(missing_docs)]
 
 pub mod avro;
+pub mod borrowed;
 pub mod columnar;
 pub mod dataset;
 pub mod files;
 pub mod flat;
 mod group;
 pub mod peers;
+pub mod transform;
 pub mod trips;
 
 /// The seed record of magnolify's benchmark (2-level lists), its generators

@@ -54,8 +54,19 @@ fn one_thread_starts_none_and_n_threads_start_their_share() {
         let options = ReadOptions::default().threads(threads).batch_size(10);
         let mut reader = ReaderBuilder::new(files[0].clone()).unwrap().build::<Row>(options).unwrap();
         assert_eq!(reader.next().unwrap().unwrap(), rows[0]);
-        assert_eq!(library_threads(), readers, "a reader with {threads} threads, reading");
+        // The threads start at the first record and name themselves once
+        // running: the count settles there.
+        assert_eq!(settles_at(readers), readers, "a reader with {threads} threads, reading");
         drop(reader);
         assert_eq!(settles_at(0), 0, "after a reader with {threads} threads was dropped early");
+    }
+    // Lending batches: the threads decode, the caller assembles.
+    for (threads, readers) in [(1, 0), (3, 3)] {
+        let options = ReadOptions::default().threads(threads).batch_size(10);
+        let mut reader = ReaderBuilder::new(files[0].clone()).unwrap().build::<Row>(options).unwrap();
+        assert_eq!(reader.next_batch().unwrap().unwrap(), rows[..10]);
+        assert_eq!(settles_at(readers), readers, "a lending reader with {threads} threads");
+        drop(reader);
+        assert_eq!(settles_at(0), 0, "after a lending reader with {threads} threads was dropped early");
     }
 }

@@ -248,7 +248,9 @@ impl<T, R: ChunkReader + 'static, C: RecordRead> ParquetReader<T, R, C> {
     /// until the next call. `Ok(None)` after the last batch. Owned records
     /// can be lent too, instead of iterated.
     ///
-    /// Batches are decoded and assembled on the caller's thread.
+    /// With [`ReadOptions::threads`](crate::ReadOptions::threads) of 2 or
+    /// more, threads of the reader's own decode batches ahead while the
+    /// caller's thread assembles them.
     pub fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>> {
         let file = &self.file;
         self.inner.next_batch().map_err(|e| e.in_file(file))

@@ -8,6 +8,10 @@
 //! Memory stays bounded: no batch is started more than two per worker
 //! ahead of the one the caller is reading ([`Window`]), so a slow consumer
 //! (or one slow worker) stops the others.
+//!
+//! What a worker does with a batch once decoded is its [`Job`]: assemble
+//! owned records ([`Assemble`]), or hand the decoded batch over as it is
+//! ([`HandOver`]) for the caller to assemble records that borrow from it.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -15,23 +19,87 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
+use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor};
+
 use super::batch::assemble;
 use super::decode::{BatchDecoder, Decoded};
 use super::resolved::Resolved;
 use super::RowGroupSource;
 use crate::assemble::Cursors;
 use crate::error::{Error, Location, Result};
-use crate::record::RecordReadOwned;
+use crate::record::{RecordRead, RecordReadOwned};
 
 /// What a worker made of batch number `seq` (batches are numbered in file
 /// order, the end counting as one).
-struct Assembled<R> {
+struct Assembled<P> {
     seq: u64,
-    /// The records, and the error that stopped them (then the reader ends).
-    records: VecDeque<R>,
+    /// What the job made of it, and the error that stopped it (then the
+    /// reader ends).
+    payload: P,
     error: Option<Error>,
-    /// The batch after the last: no records, the reader ends.
+    /// The batch after the last: nothing in it, the reader ends.
     end: bool,
+}
+
+/// What a worker does with each batch it decoded.
+pub(crate) trait Job: Send + Sync + 'static {
+    /// What it makes of a batch.
+    type Out: Send + 'static;
+    /// The batch `decoded` made into `Out` (assembling with `cursors`), and
+    /// the error that stopped it.
+    fn finish(&self, cursors: &mut Cursors, decoded: &mut Decoded) -> (Self::Out, Option<Error>);
+    /// What a batch that failed to decode (or the end) carries.
+    fn empty(&self) -> Self::Out;
+}
+
+/// Assembles owned records on the worker.
+pub(crate) struct Assemble<C: RecordRead>(pub(crate) Arc<Resolved<C>>);
+
+impl<C: RecordReadOwned + Send + Sync + 'static> Job for Assemble<C>
+where
+    C::Owned: Send + 'static,
+{
+    type Out = VecDeque<C::Owned>;
+
+    fn finish(&self, cursors: &mut Cursors, decoded: &mut Decoded) -> (Self::Out, Option<Error>) {
+        let mut records: VecDeque<C::Owned> = VecDeque::with_capacity(decoded.records);
+        let (converter, plan) = self.0.parts();
+        let error = assemble(converter, plan, cursors, decoded, &mut records);
+        (records, error)
+    }
+
+    fn empty(&self) -> Self::Out {
+        VecDeque::new()
+    }
+}
+
+/// Hands each decoded batch over, taking an emptied one back in its place
+/// (one the reader gave back, else a new one).
+pub(crate) struct HandOver {
+    columns: Vec<(usize, ColumnDescPtr)>,
+    returned: Mutex<Receiver<Decoded>>,
+}
+
+impl HandOver {
+    /// A job for `columns`, and where the reader gives batches back.
+    pub(crate) fn new(columns: &[(usize, ColumnDescPtr)]) -> (Self, SyncSender<Decoded>) {
+        let (give_back, returned) = sync_channel(4);
+        (HandOver { columns: columns.to_vec(), returned: Mutex::new(returned) }, give_back)
+    }
+}
+
+impl Job for HandOver {
+    type Out = Option<Decoded>;
+
+    fn finish(&self, _: &mut Cursors, decoded: &mut Decoded) -> (Self::Out, Option<Error>) {
+        let reused = self.returned.lock().ok().and_then(|r| r.try_recv().ok());
+        let empty = reused.unwrap_or_else(|| Decoded::new(&self.columns));
+        (Some(std::mem::replace(decoded, empty)), None)
+    }
+
+    fn empty(&self) -> Self::Out {
+        None
+    }
 }
 
 /// The decoder the workers share, and the number of the next batch it decodes.
@@ -84,11 +152,11 @@ impl Window {
 }
 
 /// The workers, seen from the reader.
-pub(crate) struct Workers<R> {
-    assembled: Receiver<Assembled<R>>,
+pub(crate) struct Workers<P> {
+    assembled: Receiver<Assembled<P>>,
     window: Arc<Window>,
     /// Batches that came ahead of their turn.
-    early: BTreeMap<u64, Assembled<R>>,
+    early: BTreeMap<u64, Assembled<P>>,
     next: u64,
     /// Joined when the reader is dropped: a worker ends by itself after the
     /// last batch or an error, or, once the reader is gone, at its next
@@ -96,27 +164,32 @@ pub(crate) struct Workers<R> {
     threads: Vec<JoinHandle<()>>,
 }
 
-impl<R: Send + 'static> Workers<R> {
-    /// Starts `threads` workers assembling with `resolved` the batches of `decoder`.
-    pub(crate) fn start<C, S>(decoder: BatchDecoder<S>, resolved: Arc<Resolved<C>>, threads: usize) -> Result<Self>
+impl<P: Send + 'static> Workers<P> {
+    /// Starts `threads` workers doing `job` with the batches of `decoder`.
+    pub(crate) fn start<J, S>(
+        decoder: BatchDecoder<S>,
+        schema: &Arc<SchemaDescriptor>,
+        job: J,
+        threads: usize,
+    ) -> Result<Self>
     where
-        C: RecordReadOwned<Owned = R> + Send + Sync + 'static,
+        J: Job<Out = P>,
         S: RowGroupSource + Send + Sync + 'static,
     {
         let (send, assembled) = sync_channel(threads);
-        let schema = resolved.schema().clone();
         let columns = decoder.columns().to_vec();
         let shared = Arc::new(Mutex::new(Shared { decoder, seq: 0 }));
         let window =
             Arc::new(Window { state: Mutex::new((0, false)), moved: Condvar::new(), ahead: 2 * threads as u64 });
+        let job = Arc::new(job);
         let mut handles = Vec::with_capacity(threads);
         for _ in 0..threads {
-            let (send, shared, resolved, window) = (send.clone(), shared.clone(), resolved.clone(), window.clone());
+            let (send, shared, job, window) = (send.clone(), shared.clone(), job.clone(), window.clone());
             let cursors = Cursors::new(schema.clone(), &columns);
             let decoded = Decoded::new(&columns);
             let handle = std::thread::Builder::new()
                 .name("magnolify-parquet read".to_owned())
-                .spawn(move || work(&shared, &window, &resolved, cursors, decoded, &send))
+                .spawn(move || work(&shared, &window, &*job, cursors, decoded, &send))
                 .map_err(|e| Error::argument(format!("could not start a reading thread ({e}); read with 1 thread")))?;
             handles.push(handle);
         }
@@ -124,10 +197,10 @@ impl<R: Send + 'static> Workers<R> {
     }
 }
 
-impl<R> Workers<R> {
-    /// The records of the next batch in file order and the error after
-    /// them; `None` after the last batch.
-    pub(crate) fn next(&mut self) -> Option<(VecDeque<R>, Option<Error>)> {
+impl<P> Workers<P> {
+    /// What the job made of the next batch in file order, and the error
+    /// after it; `None` after the last batch.
+    pub(crate) fn next(&mut self) -> Option<(Option<P>, Option<Error>)> {
         let batch = loop {
             if let Some(batch) = self.early.remove(&self.next) {
                 break batch;
@@ -140,7 +213,7 @@ impl<R> Workers<R> {
                 // without the batch means one died without a word.
                 Err(_) => {
                     return Some((
-                        VecDeque::new(),
+                        None,
                         Some(Error::bug(Location::default(), "a reading thread stopped without a result")),
                     ))
                 }
@@ -148,11 +221,11 @@ impl<R> Workers<R> {
         };
         self.next += 1;
         self.window.advance(self.next);
-        (!batch.end).then_some((batch.records, batch.error))
+        (!batch.end).then_some((Some(batch.payload), batch.error))
     }
 }
 
-impl<R> Drop for Workers<R> {
+impl<P> Drop for Workers<P> {
     /// Stops the workers and waits for them, so that none outlives the
     /// reader (nor keeps its input open): those waiting for the reader
     /// wake and end, and one blocked sending a batch fails its send once
@@ -170,13 +243,13 @@ impl<R> Drop for Workers<R> {
 
 /// One worker: decodes a batch under the lock, assembles it outside,
 /// sends it; until the end, an error, or a reader that hung up.
-fn work<C: RecordReadOwned, S: RowGroupSource>(
+fn work<J: Job, S: RowGroupSource>(
     shared: &Mutex<Shared<S>>,
     window: &Window,
-    resolved: &Resolved<C>,
+    job: &J,
     mut cursors: Cursors,
     mut decoded: Decoded,
-    send: &SyncSender<Assembled<C::Owned>>,
+    send: &SyncSender<Assembled<J::Out>>,
 ) {
     loop {
         let (seq, more) = {
@@ -194,19 +267,14 @@ fn work<C: RecordReadOwned, S: RowGroupSource>(
         };
         let batch = match more {
             Ok(true) => {
-                let mut records: VecDeque<C::Owned> = VecDeque::with_capacity(decoded.records);
-                let error = catch_unwind(AssertUnwindSafe(|| {
-                    let (converter, plan) = resolved.parts();
-                    assemble(converter, plan, &mut cursors, &decoded, &mut records)
-                }))
-                .unwrap_or_else(|_| {
-                    records.clear();
-                    Some(Error::bug(Location::default(), "assembling a batch panicked"))
-                });
-                Assembled { seq, records, error, end: false }
+                let (payload, error) = catch_unwind(AssertUnwindSafe(|| job.finish(&mut cursors, &mut decoded)))
+                    .unwrap_or_else(|_| {
+                        (job.empty(), Some(Error::bug(Location::default(), "assembling a batch panicked")))
+                    });
+                Assembled { seq, payload, error, end: false }
             }
-            Ok(false) => Assembled { seq, records: VecDeque::new(), error: None, end: true },
-            Err(e) => Assembled { seq, records: VecDeque::new(), error: Some(e), end: false },
+            Ok(false) => Assembled { seq, payload: job.empty(), error: None, end: true },
+            Err(e) => Assembled { seq, payload: job.empty(), error: Some(e), end: false },
         };
         let last = batch.end || batch.error.is_some();
         if last {

@@ -1,11 +1,13 @@
 //! The one record reader: row groups from any [`RowGroupSource`], decoded
 //! in batches of whole records into cursors, assembled by a converter.
 
+use std::collections::VecDeque;
+use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 
 use super::batch::{assemble, Batch};
 use super::decode::{BatchDecoder, Decoded};
-use super::pipeline::Workers;
+use super::pipeline::{Assemble, HandOver, Workers};
 use super::resolved::Resolved;
 use super::selection::Selection;
 use super::RowGroupSource;
@@ -22,7 +24,15 @@ enum Decoding<S, R> {
     /// The caller's thread decodes and assembles.
     Inline(Box<BatchDecoder<S>>, Decoded, Cursors),
     /// Worker threads do (see [`Workers`]).
-    Threads(Workers<R>),
+    Threads(Workers<VecDeque<R>>),
+    /// Worker threads decode; the caller's thread assembles the records it
+    /// lends from `current`, given back to the workers at the next batch.
+    Lending {
+        workers: Workers<Option<Decoded>>,
+        give_back: SyncSender<Decoded>,
+        current: Option<Decoded>,
+        cursors: Cursors,
+    },
     /// Between the two, while the threads start (a failed start leaves it).
     Starting,
 }
@@ -115,8 +125,9 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     /// batches they decoded in parallel, while the caller's thread takes the
     /// records in file order; with 1 (or 0), everything happens on the
     /// caller's thread and no thread is started. The threads start at the
-    /// first record iterated; [`next_batch`](Self::next_batch) reads on the
-    /// caller's thread.
+    /// first record iterated, or at the first [`next_batch`](Self::next_batch),
+    /// whose records the caller's thread assembles from the batches they
+    /// decoded.
     pub fn with_threads(mut self, threads: usize) -> Self {
         self.threads = threads;
         self
@@ -126,12 +137,17 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     /// the next call (a lending iterator). `Ok(None)` after the last batch;
     /// after an error, the records of the batch before it come first.
     ///
-    /// It decodes and assembles on the caller's thread. A predicate tests
+    /// With [`with_threads`](Self::with_threads) of 2 or more, threads of the
+    /// reader's own decode the batches ahead and the caller's thread
+    /// assembles them; else the caller's thread does both. A predicate tests
     /// owned records: a reader with one is iterated, and lending from it is
     /// an error (rather than records the predicate would reject); so is
     /// lending once records were iterated on threads, which then own the
     /// decoding.
-    pub fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>> {
+    pub fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>>
+    where
+        S: Send + Sync + 'static,
+    {
         if let Some(e) = self.batch.pending.take() {
             self.batch.done = true;
             return Err(e);
@@ -149,8 +165,40 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
                 "next_batch after next() left records of the batch untaken: take them with next() first",
             ));
         }
-        let (decoder, decoded, cursors) = match &mut self.decoding {
-            Decoding::Inline(decoder, decoded, cursors) => (decoder, decoded, cursors),
+        if self.threads >= 2 && matches!(self.decoding, Decoding::Inline(..)) {
+            if let Decoding::Inline(decoder, _, cursors) = std::mem::replace(&mut self.decoding, Decoding::Starting) {
+                let (job, give_back) = HandOver::new(decoder.columns());
+                let workers = Workers::start(*decoder, self.resolved.schema(), job, self.threads)?;
+                self.decoding = Decoding::Lending { workers, give_back, current: None, cursors };
+            }
+        }
+        let (decoded, cursors) = match &mut self.decoding {
+            Decoding::Inline(decoder, decoded, cursors) => {
+                if !decoder.next(decoded)? {
+                    self.batch.done = true;
+                    return Ok(None);
+                }
+                (&*decoded, cursors)
+            }
+            Decoding::Lending { workers, give_back, current, cursors } => {
+                if let Some(used) = current.take() {
+                    // A full channel means enough are waiting: this one is dropped.
+                    let _ = give_back.try_send(used);
+                }
+                let Some((payload, error)) = workers.next() else {
+                    self.batch.done = true;
+                    return Ok(None);
+                };
+                let Some(decoded) = payload.flatten() else {
+                    self.batch.done = true;
+                    return match error {
+                        Some(e) => Err(e),
+                        None => Ok(None),
+                    };
+                };
+                self.batch.pending = error;
+                (&*current.insert(decoded), cursors)
+            }
             Decoding::Threads(_) | Decoding::Starting => {
                 return Err(Error::argument(
                     "next_batch on a reader whose records were iterated on threads: lend batches from the start, \
@@ -158,13 +206,11 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
                 ))
             }
         };
-        if !decoder.next(decoded)? {
-            self.batch.done = true;
-            return Ok(None);
-        }
         let (converter, plan) = self.resolved.parts();
-        let mut records = std::collections::VecDeque::with_capacity(decoded.records);
-        self.batch.pending = assemble(converter, plan, cursors, decoded, &mut records);
+        let mut records = VecDeque::with_capacity(decoded.records);
+        if let Some(e) = assemble(converter, plan, cursors, decoded, &mut records) {
+            self.batch.pending = Some(e);
+        }
         self.tested.0 += records.len() as u64;
         self.tested.1 += records.len() as u64;
         Ok(Some(Vec::from(records)))
@@ -188,7 +234,8 @@ where
     fn load(&mut self) -> Result<()> {
         if self.threads >= 2 && matches!(self.decoding, Decoding::Inline(..)) {
             if let Decoding::Inline(decoder, ..) = std::mem::replace(&mut self.decoding, Decoding::Starting) {
-                self.decoding = Decoding::Threads(Workers::start(*decoder, self.resolved.clone(), self.threads)?);
+                let job = Assemble(self.resolved.clone());
+                self.decoding = Decoding::Threads(Workers::start(*decoder, self.resolved.schema(), job, self.threads)?);
             }
         }
         match &mut self.decoding {
@@ -202,11 +249,16 @@ where
             }
             Decoding::Threads(workers) => match workers.next() {
                 Some((records, error)) => {
-                    self.batch.records = records;
+                    self.batch.records = records.unwrap_or_default();
                     self.batch.pending = error;
                 }
                 None => self.batch.done = true,
             },
+            Decoding::Lending { .. } => {
+                return Err(Error::argument(
+                    "next() on a reader that lent batches on threads: iterate from the start, or lend every batch",
+                ))
+            }
             Decoding::Starting => {
                 return Err(Error::bug(crate::error::Location::default(), "the reading threads failed to start"))
             }

@@ -201,3 +201,58 @@ fn lending_after_iterating_part_of_a_batch_is_an_error() {
     let rest: Vec<OwnedRow> = reader.collect::<Result<_, _>>().unwrap();
     assert_eq!(rest, rows[1..]);
 }
+
+/// Lends every batch of `file` on `threads`, the records made owned, or
+/// the first error.
+fn lend_all(file: Bytes, threads: usize) -> Result<Vec<OwnedRow>, magnolify_parquet::Error> {
+    let options = ReadOptions::default().batch_size(64).threads(threads);
+    let mut reader = ReaderBuilder::new(file)?.build_borrowed::<Row>(options)?;
+    let mut out = Vec::new();
+    while let Some(batch) = reader.next_batch()? {
+        out.extend(batch.iter().map(Row::to_owned_row));
+    }
+    Ok(out)
+}
+
+#[test]
+fn a_damaged_file_read_borrowed_errs_or_gives_the_records_never_panics() {
+    let rows = owned_rows(300);
+    // With page checksums, which readers verify: a damaged page is an error.
+    let good = file(&rows, WriterBuilder::new().dictionary(false).max_row_group_rows(100).page_checksums(true));
+    let (mut errors, mut same) = (0, 0);
+    // Every 7th byte of the column chunks, each flipped on its own (the
+    // footer has no checksum: damage there may make another valid schema,
+    // the same for owned and borrowed reads).
+    let footer = u32::from_le_bytes(good[good.len() - 8..good.len() - 4].try_into().unwrap()) as usize;
+    for at in (4..good.len() - 8 - footer).step_by(7) {
+        let mut bytes = good.to_vec();
+        bytes[at] ^= 0x5a;
+        let damaged = Bytes::from(bytes);
+        for threads in [1, 2] {
+            let read = std::panic::catch_unwind(|| lend_all(damaged.clone(), threads));
+            match read.unwrap_or_else(|_| panic!("a panic reading with byte {at} flipped on {threads} threads")) {
+                Ok(back) => {
+                    assert!(back == rows, "byte {at} flipped, {threads} threads: other records without an error");
+                    same += 1;
+                }
+                Err(_) => errors += 1,
+            }
+        }
+    }
+    assert!(errors > 0 && same > 0, "{errors} errors, {same} readable");
+}
+
+#[test]
+fn lending_on_threads_reads_every_batch_and_can_stop_early() {
+    let rows = owned_rows(2_000);
+    let file = file(&rows, WriterBuilder::new().max_row_group_rows(250));
+    assert_eq!(lend_all(file.clone(), 2).unwrap(), rows);
+    assert_eq!(lend_all(file.clone(), 3).unwrap(), rows);
+    // Dropped after one batch: the workers stop, nothing hangs.
+    let mut reader = ReaderBuilder::new(file)
+        .unwrap()
+        .build_borrowed::<Row>(ReadOptions::default().batch_size(10).threads(2))
+        .unwrap();
+    let first: Vec<OwnedRow> = reader.next_batch().unwrap().unwrap().iter().map(Row::to_owned_row).collect();
+    assert_eq!(first, rows[..10]);
+}
