@@ -165,13 +165,12 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
                 "next_batch after next() left records of the batch untaken: take them with next() first",
             ));
         }
-        if self.threads >= 2 && matches!(self.decoding, Decoding::Inline(..)) {
-            if let Decoding::Inline(decoder, _, cursors) = std::mem::replace(&mut self.decoding, Decoding::Starting) {
-                let (job, give_back) = HandOver::new(decoder.columns());
-                let workers = Workers::start(*decoder, self.resolved.schema(), job, self.threads)?;
-                self.decoding = Decoding::Lending { workers, give_back, current: None, cursors };
-            }
-        }
+        let threads = self.threads;
+        self.start_threads(|decoder, schema, cursors| {
+            let (job, give_back) = HandOver::new(decoder.columns());
+            let workers = Workers::start(decoder, schema, job, threads)?;
+            Ok(Decoding::Lending { workers, give_back, current: None, cursors })
+        })?;
         let (decoded, cursors) = match &mut self.decoding {
             Decoding::Inline(decoder, decoded, cursors) => {
                 if !decoder.next(decoded)? {
@@ -217,6 +216,28 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     }
 }
 
+impl<C: RecordRead, S> RecordReader<C, S> {
+    /// Hands the caller's decoding to threads, once, when there are to be
+    /// 2 or more: `start` makes what takes its place from the decoder, the
+    /// schema and the cursors. A failed start leaves no decoding behind.
+    fn start_threads(
+        &mut self,
+        start: impl FnOnce(
+            BatchDecoder<S>,
+            &Arc<parquet::schema::types::SchemaDescriptor>,
+            Cursors,
+        ) -> Result<Decoding<S, C::Record<'static>>>,
+    ) -> Result<()> {
+        if self.threads >= 2 && matches!(self.decoding, Decoding::Inline(..)) {
+            if let Decoding::Inline(decoder, _, cursors) = std::mem::replace(&mut self.decoding, Decoding::Starting) {
+                let schema = self.resolved.schema().clone();
+                self.decoding = start(*decoder, &schema, cursors)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl<C: RecordReadOwned, S: RowGroupSource> RecordReader<C, S> {
     /// Returns only the records that pass `filter` (all when `None`).
     pub(crate) fn set_filter(&mut self, filter: Option<Predicate<C::Owned>>) {
@@ -232,12 +253,10 @@ where
 {
     /// Decodes and assembles the next batch.
     fn load(&mut self) -> Result<()> {
-        if self.threads >= 2 && matches!(self.decoding, Decoding::Inline(..)) {
-            if let Decoding::Inline(decoder, ..) = std::mem::replace(&mut self.decoding, Decoding::Starting) {
-                let job = Assemble(self.resolved.clone());
-                self.decoding = Decoding::Threads(Workers::start(*decoder, self.resolved.schema(), job, self.threads)?);
-            }
-        }
+        let (threads, resolved) = (self.threads, self.resolved.clone());
+        self.start_threads(|decoder, schema, _| {
+            Ok(Decoding::Threads(Workers::start(decoder, schema, Assemble(resolved), threads)?))
+        })?;
         match &mut self.decoding {
             Decoding::Inline(decoder, decoded, cursors) => {
                 if !decoder.next(decoded)? {
