@@ -19,11 +19,12 @@ use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use super::fetched::FetchedRanges;
 use super::{object_file, store_error};
 use crate::error::Result;
+use crate::file::reader::refuse_predicate;
 use crate::file::reader::scan::{index_range, ScanPlan};
 use crate::file::{CheckedMetadata, ParquetReader, ReaderBuilder};
-use crate::filter::{BloomFilters, PageIndexes};
+use crate::filter::{BloomFilters, PageIndexes, Predicate};
 use crate::read::{ReadOptions, SourceLayer};
-use crate::record::OwnedRecord;
+use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
 
 /// Bytes fetched from the end of an object first: the footer of most files
 /// fits, so that one request brings it.
@@ -119,13 +120,45 @@ impl StoreReaderBuilder {
             self.fetch(asked.ranges(&file, len, max_bytes), 0).await?;
         }
         let scan = ScanPlan::of_file(self.builder.input(), &file, row_groups, predicate, max_bytes);
+        self.fetch_chunks(&scan, resolved.columns()).await?;
+        self.builder.build_planned(resolved, options, scan)
+    }
+
+    /// A reader of `T`, a struct that borrows from the batch, read with
+    /// [`ParquetReader::next_batch`] (see
+    /// [`ReaderBuilder::build_borrowed`](crate::ReaderBuilder::build_borrowed)):
+    /// the chunks of the row groups read are fetched first, as by
+    /// [`build`](Self::build). A predicate is an error.
+    pub async fn build_borrowed<T: ParquetRecord>(
+        mut self,
+        options: ReadOptions<T>,
+    ) -> Result<ParquetReader<T, FetchedRanges>>
+    where
+        Derived<T>: RecordRead,
+    {
+        let object = Some(object_file(&self.path));
+        let located = |e: crate::Error| e.in_file(&object);
+        refuse_predicate(&options).map_err(located)?;
+        let resolved = Arc::new(self.builder.resolve::<T>().map_err(located)?);
+        let file = self.builder.metadata().shared().clone();
+        let (row_groups, max_bytes) = (options.row_groups.as_deref(), options.limits.max_page_bytes);
+        let scan = ScanPlan::of_file(self.builder.input(), &file, row_groups, None::<&Predicate<T>>, max_bytes);
+        self.fetch_chunks(&scan, resolved.columns()).await?;
+        self.builder.build_unfiltered(resolved, options, scan)
+    }
+
+    /// Fetches the chunks of `columns` that `scan` reads, coalesced.
+    async fn fetch_chunks(&mut self, scan: &ScanPlan, columns: &[usize]) -> Result<()> {
+        let object = Some(object_file(&self.path));
+        let file = self.builder.metadata().shared().clone();
+        let len = input_len(self.builder.input());
         let mut chunks = Vec::new();
-        for (group, column, _) in scan.chunks_read(&file, resolved.columns()) {
-            let (start, length) = self.builder.metadata().chunk_range(group, column, len).map_err(located)?;
+        for (group, column, _) in scan.chunks_read(&file, columns) {
+            let range = self.builder.metadata().chunk_range(group, column, len);
+            let (start, length) = range.map_err(|e| e.in_file(&object))?;
             chunks.push(start..start + length);
         }
-        self.fetch(chunks, self.coalesce).await?;
-        self.builder.build_planned(resolved, options, scan)
+        self.fetch(chunks, self.coalesce).await
     }
 
     /// Fetches `ranges` (the empty ones left out), those within `gap`

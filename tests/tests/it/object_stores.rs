@@ -235,6 +235,39 @@ fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
     });
 }
 
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+#[parquet(rename = "Event")]
+struct BorrowedEvent<'a> {
+    id: u64,
+    kind: &'a str,
+}
+
+#[test]
+fn an_object_lends_borrowed_records_of_the_row_groups_asked_for() {
+    let store = Arc::new(Counting::<InMemory>::default());
+    let path = Path::from("lent/events.parquet");
+    let rows = events(50_000);
+    runtime().block_on(async {
+        let builder = WriterBuilder::<Event>::new().max_row_group_rows(10_000);
+        let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
+        w.write_all(&rows).await.unwrap();
+        w.close().await.unwrap();
+        let before = store.reads().0;
+        let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().coalesce(0);
+        let options = ReadOptions::default().row_groups(vec![1, 3]).threads(2);
+        let mut reader = builder.build_borrowed::<BorrowedEvent>(options).await.unwrap();
+        // The footer, then the two groups' chunks (not neighbours: two ranges, one request).
+        assert_eq!(store.reads().0 - before, 2);
+        let mut back = Vec::new();
+        while let Some(batch) = reader.next_batch().unwrap() {
+            back.extend(batch.iter().map(|e| Event { id: e.id, kind: e.kind.to_owned() }));
+        }
+        let expected: Vec<Event> = rows[10_000..20_000].iter().chain(&rows[30_000..40_000]).cloned().collect();
+        assert_eq!(back, expected);
+        assert_eq!(reader.counts().row_groups_read, 2);
+    });
+}
+
 #[test]
 fn an_upload_not_closed_leaves_nothing_at_the_path() {
     let store = Arc::new(Counting::<InMemory>::default());

@@ -175,13 +175,7 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     where
         Derived<T>: RecordRead,
     {
-        if options.filter.is_some() {
-            return Err(Error::argument(
-                "a predicate on a reader of borrowed records: predicates test owned records; read owned records \
-                 (`build`) to filter them, or test the borrowed ones yourself",
-            )
-            .in_file(&self.file));
-        }
+        refuse_predicate(&options).map_err(|e| e.in_file(&self.file))?;
         let resolved = Arc::new(self.resolve_with(Derived::new())?);
         let scan = ScanPlan::of_file(
             &*self.input,
@@ -239,7 +233,7 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
 
     /// A reader of what `scan` chose, testing no predicate (`options`'s is
     /// the caller's to set).
-    fn build_unfiltered<C: RecordRead, T>(
+    pub(crate) fn build_unfiltered<C: RecordRead, T>(
         self,
         resolved: Arc<Resolved<C>>,
         options: ReadOptions<T>,
@@ -261,5 +255,16 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
             .with_selection(scan.selection)
             .with_threads(threads);
         Ok(ParquetReader { inner, metadata, file, counts, skips, _input: PhantomData })
+    }
+}
+
+/// The error for a predicate given to a reader of borrowed records.
+pub(crate) fn refuse_predicate<T>(options: &ReadOptions<T>) -> Result<()> {
+    match options.filter {
+        Some(_) => Err(Error::argument(
+            "a predicate on a reader of borrowed records: predicates test owned records; read owned records \
+             (`build`) to filter them, or test the borrowed ones yourself",
+        )),
+        None => Ok(()),
     }
 }
