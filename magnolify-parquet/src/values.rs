@@ -2,33 +2,35 @@
 //! shredding fills them for the encoders, decoding fills them for assembly.
 //! Byte strings of a batch share one allocation.
 
-use std::sync::OnceLock;
-
 use parquet::basic::Type as PhysicalType;
 use parquet::data_type::Int96;
 
 /// Contiguous bytes of many values: one allocation per batch, not per value.
 ///
-/// Text is checked once per buffer: the first [`get_str`](Self::get_str)
-/// validates the whole buffer as UTF-8 and keeps a copy as a `String`, so
-/// that each value is then a slice at character boundaries (valid text cut
-/// at character boundaries is valid text) instead of a validation of its
-/// own. The check happens behind `&self` (a [`OnceLock`]), so that values
-/// can be lent out of a buffer that records borrow from.
+/// Text is checked once per buffer: [`check_text`](Self::check_text), called
+/// by the decoder when a batch of a text column is complete, validates the
+/// whole buffer as UTF-8 and, when it is, turns the buffer into a `String`
+/// in place (no copy: `String::from_utf8` takes the allocation), so that
+/// each value is then a slice at character boundaries (valid text cut at
+/// character boundaries is valid text) instead of a validation of its own.
+/// Records borrow those slices for as long as the batch lives.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct ByteBuffer {
-    data: Vec<u8>,
+    /// The bytes, unless they are known to be text.
+    bytes: Vec<u8>,
+    /// The bytes, once checked to be text (`bytes` is then empty).
+    text: Option<String>,
     ends: Vec<usize>,
-    /// What is known of `data` as text: unset until asked, then the valid
-    /// copy or `None` when it is not all UTF-8.
-    text: OnceLock<Option<String>>,
 }
 
 impl ByteBuffer {
     /// All the bytes.
     #[inline(always)]
     pub(crate) fn data(&self) -> &[u8] {
-        &self.data
+        match &self.text {
+            Some(text) => text.as_bytes(),
+            None => &self.bytes,
+        }
     }
 
     /// The end offset of each value.
@@ -36,13 +38,14 @@ impl ByteBuffer {
         &self.ends
     }
 
-    /// The bytes, to be changed: what was known of them as text is not.
+    /// The bytes, to be changed: what was known of them as text is not
+    /// (turning text back into bytes is free).
     #[inline(always)]
     fn data_mut(&mut self) -> &mut Vec<u8> {
-        if self.text.get().is_some() {
-            self.text = OnceLock::new();
+        if let Some(text) = self.text.take() {
+            self.bytes = text.into_bytes();
         }
-        &mut self.data
+        &mut self.bytes
     }
 
     #[inline(always)]
@@ -56,38 +59,35 @@ impl ByteBuffer {
     #[inline(always)]
     pub(crate) fn get(&self, i: usize) -> Option<&[u8]> {
         let (start, end) = self.bounds(i)?;
-        self.data.get(start..end)
+        self.data().get(start..end)
     }
 
-    /// The whole buffer as text, validated on the first call: `None` when
-    /// it is not all UTF-8.
-    ///
-    /// The check is `simdutf8`'s, several times faster than the standard
-    /// library's on text that is not all ASCII; the standard library has no
-    /// safe way to trust a check made elsewhere, so the checked text is
-    /// copied into a `String` (a copy costs a fraction of a check).
-    #[inline]
-    fn text(&self) -> Option<&str> {
-        self.text.get_or_init(|| simdutf8::basic::from_utf8(&self.data).ok().map(str::to_owned)).as_deref()
+    /// Validates the whole buffer as UTF-8 once (a batch of a text column,
+    /// a dictionary): where it is, values are then text without a check of
+    /// their own. Bytes that are not all text stay as they are, and each
+    /// value read as text is then checked on its own.
+    pub(crate) fn check_text(&mut self) {
+        if self.text.is_some() || self.bytes.is_empty() {
+            return;
+        }
+        match String::from_utf8(std::mem::take(&mut self.bytes)) {
+            Ok(text) => self.text = Some(text),
+            Err(not_text) => self.bytes = not_text.into_bytes(),
+        }
     }
 
-    /// Validates the bytes as UTF-8 now (a dictionary, once per chunk),
-    /// instead of at the first [`get_str`](Self::get_str).
-    pub(crate) fn check_text(&self) {
-        let _ = self.text();
-    }
-
-    /// Value `i` as text, if there is one: `Err` if it is not UTF-8.
-    /// Validates the whole buffer on the first call; where that fails (or
-    /// a value is not cut at character boundaries), the value on its own.
+    /// Value `i` as text, if there is one: `Err` if it is not UTF-8. A
+    /// slice of the checked text where [`check_text`](Self::check_text)
+    /// found the buffer to be text (and the value is cut at character
+    /// boundaries); else the value is checked on its own.
     #[inline]
     pub(crate) fn get_str(&self, i: usize) -> Option<Result<&str, std::str::Utf8Error>> {
         let (start, end) = self.bounds(i)?;
         // A slice not at character boundaries is not text on its own.
-        if let Some(s) = self.text().and_then(|text| text.get(start..end)) {
-            return Some(Ok(s));
+        if let Some(text) = self.text.as_deref().and_then(|text| text.get(start..end)) {
+            return Some(Ok(text));
         }
-        self.data.get(start..end).map(std::str::from_utf8)
+        self.data().get(start..end).map(std::str::from_utf8)
     }
 
     /// Appends a value.
@@ -311,5 +311,52 @@ impl LeafBatch {
             Some(d) => Some((d, *self.indices.get(i)? as usize)),
             None => Some((&self.values, i)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ByteBuffer;
+
+    fn buffer(values: &[&[u8]]) -> ByteBuffer {
+        let mut b = ByteBuffer::default();
+        values.iter().for_each(|v| b.push(v));
+        b
+    }
+
+    #[test]
+    fn checked_text_keeps_its_allocation_and_lends_each_value() {
+        let mut b = buffer(&[b"ab", "é€".as_bytes(), b""]);
+        let before = b.data().as_ptr();
+        b.check_text();
+        assert_eq!(b.data().as_ptr(), before, "the check moved the bytes");
+        let texts: Vec<_> = (0..3).map(|i| b.get_str(i).unwrap().unwrap()).collect();
+        assert_eq!(texts, ["ab", "é€", ""]);
+        assert_eq!(texts[1].as_ptr(), b.data()[2..].as_ptr());
+        assert!(b.get_str(3).is_none());
+        // Changed after the check: the bytes are bytes again, and still read.
+        b.push(b"z");
+        assert_eq!(b.get_str(3).unwrap().unwrap(), "z");
+        assert_eq!(b.get(1).unwrap(), "é€".as_bytes());
+    }
+
+    #[test]
+    fn a_buffer_that_is_not_all_text_checks_each_value_on_its_own() {
+        let mut b = buffer(&[b"ok", &[0xff, 0xfe], "ü".as_bytes()]);
+        b.check_text();
+        assert_eq!(b.get_str(0).unwrap().unwrap(), "ok");
+        assert!(b.get_str(1).unwrap().is_err());
+        assert_eq!(b.get_str(2).unwrap().unwrap(), "ü");
+        assert_eq!(b.get(1).unwrap(), [0xff, 0xfe]);
+    }
+
+    #[test]
+    fn a_value_cut_inside_a_character_is_not_text() {
+        // Valid text as a whole, cut by the ends inside "é" (2 bytes).
+        let mut b = ByteBuffer::default();
+        b.extend_fixed("éé".as_bytes(), 1);
+        b.check_text();
+        assert!(b.get_str(0).unwrap().is_err());
+        assert_eq!(b.len(), 4);
     }
 }

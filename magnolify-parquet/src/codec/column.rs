@@ -23,6 +23,7 @@ use super::skip_counts::SkipCounts;
 use super::whole::{decode_levels, decode_whole, u32_at};
 use crate::error::{Error, Location, Result};
 use crate::guard::catch;
+use crate::logical::Annotation;
 use crate::values::{ColumnValues, LeafBatch};
 
 /// Where the current page's values are read from.
@@ -63,6 +64,9 @@ pub(crate) struct ColumnDecoder {
     /// left of it for the current batch.
     max_levels: u64,
     budget: u64,
+    /// Annotated as text (STRING, ENUM, JSON): each batch's dense values are
+    /// checked as UTF-8 once, for the records that read them as text.
+    text: bool,
 }
 
 /// Records of a repeated column decoded at once to pass over them.
@@ -73,7 +77,10 @@ impl ColumnDecoder {
     /// `max_levels` levels: run-length encoding lets a few bytes claim
     /// billions of levels, which are decoded in full.
     pub(crate) fn new(descr: ColumnDescPtr, pages: Box<dyn PageReader>, max_levels: u64) -> Self {
+        let text =
+            matches!(Annotation::of(descr.self_type()), Annotation::String | Annotation::Enum | Annotation::Json);
         ColumnDecoder {
+            text,
             pages,
             max_def: descr.max_def_level(),
             max_rep: descr.max_rep_level(),
@@ -106,10 +113,15 @@ impl ColumnDecoder {
     /// Appends up to `records` whole records to `batch`. Returns how many
     /// records it appended; fewer than asked only at the chunk's end.
     pub(crate) fn fill(&mut self, records: usize, batch: &mut LeafBatch) -> Result<usize> {
-        self.fill_inner(records, batch).map_err(|message| {
+        let filled = self.fill_inner(records, batch).map_err(|message| {
             let location = Location::column(self.descr.path().string());
             Error::damaged(location.with_page(self.pages_read.saturating_sub(1)), message)
-        })
+        })?;
+        if let (true, ColumnValues::Bytes(values)) = (self.text, &mut batch.values) {
+            // Here, on the decoding thread, once per batch.
+            values.check_text();
+        }
+        Ok(filled)
     }
 
     /// Passes over up to `records` whole records (`scratch` holds what is
@@ -352,8 +364,8 @@ impl ColumnDecoder {
             return Err(format!("a dictionary page in {encoding}, not PLAIN"));
         }
         let empty = ColumnValues::new(self.descr.physical_type(), self.descr.type_length());
-        let values = decode_dictionary(buf, *num_values as usize, empty)?;
-        if let ColumnValues::Bytes(b) = &values {
+        let mut values = decode_dictionary(buf, *num_values as usize, empty)?;
+        if let ColumnValues::Bytes(b) = &mut values {
             // Once per chunk, for every BYTE_ARRAY column: the decoder does not
             // know whether the field reads text, and a dictionary is small.
             b.check_text();
