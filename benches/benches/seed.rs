@@ -12,8 +12,15 @@
 //!   the next batch of the 12 columns (JMH re-decodes its one page per op).
 //!   When the store is exhausted the reader is re-opened inside the timed
 //!   op: once per 65,536 ops.
+//! - `read_derive_borrowed`: the seed record as a struct that borrows its
+//!   text ([`NestedBorrowed`]), lent a batch at a time: one op is one batch
+//!   of 1,024 records (decoded and assembled), so its rows count 1,024 items
+//!   per op. `divan_medians.py` gives every bench with a throughput row a
+//!   per-item median (`seed/read_derive_borrowed@item`), which is what
+//!   compares with the one-record ops of `read_avro`.
 
 use benches::avro::{nested_converter, nested_value};
+use benches::borrowed::NestedBorrowed;
 use benches::nested::{seed_record, Nested};
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
@@ -35,6 +42,9 @@ const STORE_RECORDS: usize = 65_536;
 
 /// Samples per bench: ratios are taken between medians, on a noisy machine.
 const SAMPLES: u32 = 500;
+
+/// Records per batch of the lending read (the readers' default batch size).
+const BATCH: usize = 1024;
 
 /// Ops per sample: fixed, so that every sample holds the same share of sink
 /// clears (write) and batch decodes (read), 4 of each.
@@ -106,4 +116,21 @@ fn read_avro(bencher: Bencher) {
     let first = store.reader(converter.clone()).expect("reader").next().transpose().expect("read");
     assert_eq!(first, Some(nested_value(&seed_record())));
     bench_read(bencher, || store.reader(converter.clone()));
+}
+
+#[divan::bench(sample_count = SAMPLES, sample_size = 4)]
+fn read_derive_borrowed(bencher: Bencher) {
+    let store = seed_store();
+    let open = || store.read::<NestedBorrowed>();
+    let mut reader = open().expect("opening the store");
+    let first = reader.next_batch().expect("read").expect("a batch");
+    assert_eq!((first.len(), first[0].s, first[0].l.len()), (BATCH, seed_record().s.as_str(), seed_record().l.len()));
+    drop(first);
+    bencher.counter(ItemsCount::new(BATCH)).bench_local(|| loop {
+        if let Some(batch) = reader.next_batch()? {
+            assert_eq!(batch.len(), BATCH, "a batch of another size would count wrong");
+            return Ok::<_, magnolify_parquet::Error>(black_box(&batch).len());
+        }
+        reader = open()?;
+    });
 }
