@@ -34,7 +34,7 @@ use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::data_type::Int96;
 use parquet::schema::types::Type;
 
-use super::{not_repeated, LeafPlan, ListElement};
+use super::{civil, not_repeated, LeafPlan, ListElement};
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::error::Result;
 use crate::field::{Accepts, ParquetRead, ParquetSchema, ParquetWrite};
@@ -119,14 +119,16 @@ fn to_units(secs: i64, nanos: u32, opts: &FieldOptions, what: &str) -> Result<i6
 /// A count of `unit`s since the epoch as an instant, if chrono can hold it.
 ///
 /// One arm per unit, so that each divides by a constant (a run-time divisor
-/// showed in read profiles).
+/// showed in read profiles); the date comes from [`civil`], which remembers
+/// the last day.
 #[inline]
 fn from_units(units: i64, unit: TimeUnit) -> Option<DateTime<Utc>> {
     match unit {
-        TimeUnit::Millis => DateTime::from_timestamp_millis(units),
-        TimeUnit::Micros => DateTime::from_timestamp_micros(units),
-        TimeUnit::Nanos => Some(DateTime::from_timestamp_nanos(units)),
+        TimeUnit::Millis => civil::datetime::<1_000>(units),
+        TimeUnit::Micros => civil::datetime::<1_000_000>(units),
+        TimeUnit::Nanos => civil::datetime::<1_000_000_000>(units),
     }
+    .map(|t| t.and_utc())
 }
 
 /// The Julian day and the nanoseconds of the day of an INT96 value: 8 bytes
@@ -213,24 +215,35 @@ fn resolve_timestamp(
 fn read_timestamp(plan: &LeafPlan<TimestampConv>, src: &mut RecordSource) -> Result<DateTime<Utc>> {
     let c = plan.cursor;
     let unit = plan.conv.unit;
-    let value = match plan.conv.source {
-        TimestampSource::Int64 { file, factor } => src.take_i64(c)?.map(|v| {
-            let units = v.checked_mul(factor).ok_or_else(|| {
-                format!(
-                    "{v} {} since the epoch overflows a 64-bit count of {}, the field's unit",
-                    unit_name(file),
-                    unit_name(unit)
-                )
-            })?;
-            from_units(units, unit)
-                .ok_or_else(|| format!("{units} {} since the epoch is out of chrono's range", unit_name(unit)))
-        }),
-        TimestampSource::Int96 => src.take_i96(c)?.map(|v| int96_instant(&v)),
-    };
-    match value {
-        Some(Ok(v)) => Ok(v),
-        Some(Err(e)) => Err(src.value_error(c, e)),
-        None => Err(src.null_error(c)),
+    // The value is returned straight from the fast path and each error
+    // built out of line: an `Option<Result<_, String>>` in between was a
+    // stack round trip per value (8 % of a flat read).
+    match plan.conv.source {
+        TimestampSource::Int64 { file, factor } => {
+            let Some(v) = src.take_i64(c)? else { return Err(src.null_error(c)) };
+            match v.checked_mul(factor).and_then(|units| from_units(units, unit)) {
+                Some(t) => Ok(t),
+                None => Err(src.value_error(c, int64_timestamp_error(v, file, factor, unit))),
+            }
+        }
+        TimestampSource::Int96 => match src.take_i96(c)? {
+            Some(v) => int96_instant(&v).map_err(|e| src.value_error(c, e)),
+            None => Err(src.null_error(c)),
+        },
+    }
+}
+
+/// Why `v` counts of `file` units is no instant in `unit`s.
+#[cold]
+#[inline(never)]
+fn int64_timestamp_error(v: i64, file: TimeUnit, factor: i64, unit: TimeUnit) -> String {
+    match v.checked_mul(factor) {
+        None => format!(
+            "{v} {} since the epoch overflows a 64-bit count of {}, the field's unit",
+            unit_name(file),
+            unit_name(unit)
+        ),
+        Some(units) => format!("{units} {} since the epoch is out of chrono's range", unit_name(unit)),
     }
 }
 
@@ -465,7 +478,7 @@ impl<'de> ParquetRead<'de> for NaiveDate {
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         let c = plan.cursor;
         let days = src.take_i32(c)?.ok_or_else(|| src.null_error(c))?;
-        NaiveDate::from_epoch_days(days)
+        civil::date(i64::from(days))
             .ok_or_else(|| src.value_error(c, format!("{days} days since 1970-01-01 is out of chrono's range")))
     }
 }

@@ -64,6 +64,8 @@ mod decimal_column;
 mod bigdecimal;
 #[cfg(feature = "chrono")]
 mod chrono;
+#[cfg(feature = "chrono")]
+mod civil;
 #[cfg(feature = "decimal")]
 mod decimal;
 #[cfg(feature = "half")]
