@@ -8,7 +8,8 @@
 //!   open, writes every file atomically and a `_SUCCESS` marker on close.
 //! - [`DatasetReader`] finds the files and their partition values, skips
 //!   files whose partition values rule out a predicate, reads the others in
-//!   parallel and gives each record its partition fields back.
+//!   parallel and gives each record its partition fields back; or lends
+//!   them batch by batch, borrowing their strings and bytes (`build_borrowed`).
 //!
 //! Partition fields are top-level fields of booleans, integers, strings
 //! (or unit enums read as strings) or dates; see [`PartitionValue`].
@@ -17,6 +18,7 @@ mod bookkeeping;
 mod constant_columns;
 mod discover;
 mod hive;
+mod lending;
 mod partitioner;
 mod reader;
 #[cfg(feature = "object_store")]

@@ -19,7 +19,7 @@ use crate::error::{Error, Location, Result};
 use crate::file::{ParquetReader, ReaderBuilder};
 use crate::filter::{constants_may_pass, FilterCounts, Predicate};
 use crate::read::ReadOptions;
-use crate::record::OwnedRecord;
+use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
 
 /// Records a reading thread hands over at once.
 const CHUNK: usize = 1024;
@@ -29,8 +29,8 @@ const CHUNK: usize = 1024;
 /// [`ReadOptions`].
 #[must_use = "a builder does nothing until it builds"]
 pub struct DatasetReaderBuilder<T> {
-    root: PathBuf,
-    files: Vec<DatasetFile>,
+    pub(super) root: PathBuf,
+    pub(super) files: Vec<DatasetFile>,
     ordered: bool,
     _records: std::marker::PhantomData<fn() -> T>,
 }
@@ -46,7 +46,7 @@ pub struct DatasetCounts {
     pub filter: FilterCounts,
 }
 
-impl<T: OwnedRecord> DatasetReaderBuilder<T> {
+impl<T> DatasetReaderBuilder<T> {
     /// The files found, sorted by path, with their partition values.
     pub fn files(&self) -> &[DatasetFile] {
         &self.files
@@ -59,7 +59,9 @@ impl<T: OwnedRecord> DatasetReaderBuilder<T> {
         self.ordered = false;
         self
     }
+}
 
+impl<T: OwnedRecord> DatasetReaderBuilder<T> {
     /// The reader, with `options`: with a predicate, files whose partition
     /// values rule out every record are not opened, and inside the others
     /// row groups and pages are skipped as a file's reader skips them. With
@@ -108,7 +110,7 @@ pub(crate) type PlannedFile = (DatasetFile, Vec<Constant>);
 /// values, each with its values parsed into the columns of `T`'s partition
 /// fields; and how many were ruled out. A directory whose value does not
 /// fit its field is an error naming the file.
-pub(crate) fn plan<T: OwnedRecord>(
+pub(crate) fn plan<T: ParquetRecord>(
     files: Vec<DatasetFile>,
     predicate: Option<&Predicate<T>>,
 ) -> Result<(Vec<PlannedFile>, usize)> {
@@ -170,17 +172,22 @@ fn partition_columns(message: &Type, fields: &[TypePtr]) -> Result<Vec<ColumnDes
 }
 
 /// A file to read and the values of its partition fields.
-struct FilePlan {
-    path: PathBuf,
-    constants: Vec<Constant>,
+pub(super) struct FilePlan {
+    pub(super) path: PathBuf,
+    pub(super) constants: Vec<Constant>,
 }
 
 impl FilePlan {
-    fn open<T: OwnedRecord>(self, options: &ReadOptions<T>) -> Result<ParquetReader<T, File>> {
+    /// The builder of the file's reader, its partition fields read from its path.
+    pub(super) fn builder(self) -> Result<ReaderBuilder<File>> {
         let builder = ReaderBuilder::open(&self.path)?;
         let located = |e: Error| e.in_file(&Some(Arc::from(self.path.as_path())));
         let layer = ConstantColumns::layer(builder.metadata().schema(), self.constants).map_err(located)?;
-        builder.with_layer(layer).build(options.clone())
+        Ok(builder.with_layer(layer))
+    }
+
+    fn open<T: OwnedRecord>(self, options: &ReadOptions<T>) -> Result<ParquetReader<T, File>> {
+        self.builder()?.build(options.clone())
     }
 }
 
@@ -192,6 +199,10 @@ impl FilePlan {
 /// `_SUCCESS`, `_committed_…` and `.crc` files beside them) and by
 /// pyarrow's `write_to_dataset` read alike: hidden files, markers and
 /// checksum files are skipped.
+///
+/// A reader moves between threads (it is `Send`) whenever its records do,
+/// borrowing ones included; rustdoc's list of auto traits below cannot
+/// prove it through the record's associated type and shows `!Send`.
 ///
 /// ```
 /// use magnolify_parquet::dataset::{DatasetReader, DatasetWriter};
@@ -217,14 +228,20 @@ impl FilePlan {
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// ```
-pub struct DatasetReader<T: OwnedRecord> {
-    inner: Inner<T>,
-    counts: DatasetCounts,
-    done: bool,
-    _root: PathBuf,
+pub struct DatasetReader<T: ParquetRecord>
+where
+    Derived<T>: RecordRead,
+{
+    pub(super) inner: Inner<T>,
+    pub(super) counts: DatasetCounts,
+    pub(super) done: bool,
+    pub(super) _root: PathBuf,
 }
 
-impl<T: OwnedRecord> DatasetReader<T> {
+impl<T: ParquetRecord> DatasetReader<T>
+where
+    Derived<T>: RecordRead,
+{
     /// Finds the files under `root` and returns the settings of a reader of them.
     pub fn builder(root: impl AsRef<Path>) -> Result<DatasetReaderBuilder<T>> {
         let root = root.as_ref().to_owned();
@@ -238,7 +255,10 @@ impl<T: OwnedRecord> DatasetReader<T> {
     }
 }
 
-enum Inner<T: OwnedRecord> {
+pub(super) enum Inner<T: ParquetRecord>
+where
+    Derived<T>: RecordRead,
+{
     Sequential {
         plans: std::collections::VecDeque<FilePlan>,
         current: Option<Box<ParquetReader<T, File>>>,
@@ -296,7 +316,7 @@ enum Message<T> {
 /// time, taken in path order. In order, each file has a channel of its
 /// own, read file after file; a thread ahead of the reader waits once its
 /// file's channel is full, so memory stays a few chunks per thread.
-struct Parallel<T> {
+pub(super) struct Parallel<T> {
     /// One receiver per file (ordered), or one for all (unordered).
     receivers: std::collections::VecDeque<Receiver<Message<T>>>,
     ordered: bool,

@@ -26,7 +26,6 @@ use crate::read::selection::SkipCounts;
 use crate::read::{BoxedSource, Limits, ReadOptions, RecordReader, RowGroupSource};
 use crate::record::{Derived, OwnedRecord, RecordRead, RecordReadOwned};
 
-#[cfg(feature = "object_store")]
 pub(crate) use builder::refuse_predicate;
 pub use builder::ReaderBuilder;
 
@@ -256,6 +255,19 @@ impl<T, R: ChunkReader + 'static, C: RecordRead> ParquetReader<T, R, C> {
     pub fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>> {
         let file = &self.file;
         self.inner.next_batch().map_err(|e| e.in_file(file))
+    }
+
+    /// [`next_batch`](Self::next_batch) in two halves, for the readers of
+    /// many files: whether there is a next batch, made ready to lend.
+    pub(crate) fn advance(&mut self) -> Result<bool> {
+        let file = &self.file;
+        self.inner.advance().map_err(|e| e.in_file(file))
+    }
+
+    /// The records of the batch [`advance`](Self::advance) made ready.
+    pub(crate) fn lend(&mut self) -> Result<Vec<C::Record<'_>>> {
+        let file = &self.file;
+        self.inner.lend().map_err(|e| e.in_file(file))
     }
 
     /// What the reader read and skipped so far: row groups read and

@@ -12,7 +12,7 @@ use super::resolved::Resolved;
 use super::selection::Selection;
 use super::RowGroupSource;
 use crate::assemble::Cursors;
-use crate::error::{Error, Result};
+use crate::error::{Error, Location, Result};
 use crate::filter::Predicate;
 use crate::record::{RecordRead, RecordReadOwned};
 
@@ -148,12 +148,26 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     where
         S: Send + Sync + 'static,
     {
+        match self.advance()? {
+            true => self.lend().map(Some),
+            false => Ok(None),
+        }
+    }
+
+    /// Makes the next batch ready to [`lend`](Self::lend): `Ok(false)`
+    /// after the last. The two halves of [`next_batch`](Self::next_batch),
+    /// for a reader of many files that moves to the next file when one
+    /// ends (a batch is borrowed only once it is known to exist).
+    pub(crate) fn advance(&mut self) -> Result<bool>
+    where
+        S: Send + Sync + 'static,
+    {
         if let Some(e) = self.batch.pending.take() {
             self.batch.done = true;
             return Err(e);
         }
         if self.batch.done {
-            return Ok(None);
+            return Ok(false);
         }
         if self.filter.is_some() {
             return Err(Error::argument(
@@ -171,32 +185,25 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             let workers = Workers::start(decoder, schema, job, threads)?;
             Ok(Decoding::Lending { workers, give_back, current: None, cursors })
         })?;
-        let (decoded, cursors) = match &mut self.decoding {
-            Decoding::Inline(decoder, decoded, cursors) => {
-                if !decoder.next(decoded)? {
-                    self.batch.done = true;
-                    return Ok(None);
-                }
-                (&*decoded, cursors)
-            }
-            Decoding::Lending { workers, give_back, current, cursors } => {
+        let ready = match &mut self.decoding {
+            Decoding::Inline(decoder, decoded, _) => decoder.next(decoded)?,
+            Decoding::Lending { workers, give_back, current, .. } => {
                 if let Some(used) = current.take() {
                     // A full channel means enough are waiting: this one is dropped.
                     let _ = give_back.try_send(used);
                 }
-                let Some((payload, error)) = workers.next() else {
-                    self.batch.done = true;
-                    return Ok(None);
-                };
-                let Some(decoded) = payload.flatten() else {
-                    self.batch.done = true;
-                    return match error {
-                        Some(e) => Err(e),
-                        None => Ok(None),
-                    };
-                };
-                self.batch.pending = error;
-                (&*current.insert(decoded), cursors)
+                match workers.next() {
+                    Some((Some(Some(decoded)), error)) => {
+                        self.batch.pending = error;
+                        *current = Some(decoded);
+                        true
+                    }
+                    Some((_, Some(e))) => {
+                        self.batch.done = true;
+                        return Err(e);
+                    }
+                    Some((_, None)) | None => false,
+                }
             }
             Decoding::Threads(_) | Decoding::Starting => {
                 return Err(Error::argument(
@@ -205,6 +212,20 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
                 ))
             }
         };
+        if !ready {
+            self.batch.done = true;
+        }
+        Ok(ready)
+    }
+
+    /// The records of the batch [`advance`](Self::advance) made ready,
+    /// which borrow from it; once per batch.
+    pub(crate) fn lend(&mut self) -> Result<Vec<C::Record<'_>>> {
+        let (decoded, cursors) = match &mut self.decoding {
+            Decoding::Inline(_, decoded, cursors) => (&*decoded, cursors),
+            Decoding::Lending { current: Some(decoded), cursors, .. } => (&*decoded, cursors),
+            _ => return Err(Error::bug(Location::default(), "a batch lent before it was decoded")),
+        };
         let (converter, plan) = self.resolved.parts();
         let mut records = VecDeque::with_capacity(decoded.records);
         if let Some(e) = assemble(converter, plan, cursors, decoded, &mut records) {
@@ -212,7 +233,7 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         }
         self.tested.0 += records.len() as u64;
         self.tested.1 += records.len() as u64;
-        Ok(Some(Vec::from(records)))
+        Ok(Vec::from(records))
     }
 }
 
