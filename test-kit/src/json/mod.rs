@@ -11,6 +11,7 @@
 //! floats) is [`crate::text`]'s, the one the CLI's `cat` prints: the ToJson
 //! impls only turn the Rust values into what its functions take.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::text::{date_text, datetime_text, decimal_text, float, hex, time_text, NANOS_PER_DAY};
@@ -147,6 +148,34 @@ impl ToJson for bytes::Bytes {
 impl ToJson for Box<[u8]> {
     fn to_json(&self, _f: Fmt) -> Value {
         Value::from(hex(self))
+    }
+}
+
+// Borrowed text and bytes (records read with `build_borrowed`) have the
+// JSON of their owned forms.
+impl ToJson for &str {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(*self)
+    }
+}
+
+impl ToJson for &[u8] {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(hex(self))
+    }
+}
+
+impl ToJson for Cow<'_, str> {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(&**self)
+    }
+}
+elems!(&str, &[u8], Cow<'_, str>);
+
+/// A row already in JSON (records turned into JSON while their batch lives).
+impl ToJson for Value {
+    fn to_json(&self, _f: Fmt) -> Value {
+        self.clone()
     }
 }
 

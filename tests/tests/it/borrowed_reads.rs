@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use bytes::Bytes;
 use magnolify_parquet::mem::MemPageStore;
-use magnolify_parquet::parquet::basic::Encoding;
+use magnolify_parquet::parquet::basic::{Compression, Encoding, GzipLevel, ZstdLevel};
 use magnolify_parquet::parquet::file::properties::{WriterPropertiesBuilder, WriterVersion};
 use magnolify_parquet::parquet::schema::types::ColumnPath;
 use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
@@ -160,6 +160,28 @@ fn borrowed_records_read_what_owned_records_read_in_every_layout() {
         assert_eq!(owned, rows, "{layout}: owned");
         for batch in [1, 7, 1024] {
             assert_eq!(read_borrowed(file.clone(), batch), rows, "{layout}: borrowed, batches of {batch}");
+        }
+    }
+}
+
+#[test]
+fn borrowed_records_read_what_owned_records_read_with_every_codec_on_v1_and_v2_pages() {
+    let rows = owned_rows(500);
+    let codecs = [
+        Compression::UNCOMPRESSED,
+        Compression::SNAPPY,
+        Compression::GZIP(GzipLevel::default()),
+        Compression::LZ4,
+        Compression::LZ4_RAW,
+        Compression::ZSTD(ZstdLevel::default()),
+    ];
+    for codec in codecs {
+        for version in [WriterVersion::PARQUET_1_0, WriterVersion::PARQUET_2_0] {
+            let builder = WriterBuilder::new().compression(codec).writer_version(version).data_page_rows(64);
+            let file = file(&rows, builder.max_row_group_rows(200));
+            for batch in [5, 1024] {
+                assert_eq!(read_borrowed(file.clone(), batch), rows, "{codec:?}, {version:?}, batches of {batch}");
+            }
         }
     }
 }

@@ -11,15 +11,15 @@ use magnolify_parquet::dataset::{DatasetReader, DatasetWriter, NULL_PARTITION};
 use magnolify_parquet::{Error, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Trip {
-    id: u64,
-    day: NaiveDate,
-    city: Option<String>,
-    fare: f64,
-    tags: Vec<String>,
+pub(crate) struct Trip {
+    pub(crate) id: u64,
+    pub(crate) day: NaiveDate,
+    pub(crate) city: Option<String>,
+    pub(crate) fare: f64,
+    pub(crate) tags: Vec<String>,
 }
 
-fn trips(n: u64) -> Vec<Trip> {
+pub(crate) fn trips(n: u64) -> Vec<Trip> {
     let cities = [Some("Oslo"), Some("São Paulo"), Some("a/b=c%d"), None];
     (0..n)
         .map(|id| Trip {
@@ -33,14 +33,14 @@ fn trips(n: u64) -> Vec<Trip> {
 }
 
 /// A fresh directory for one test, removed when it drops.
-fn scratch(name: &str) -> Scratch {
+pub(crate) fn scratch(name: &str) -> Scratch {
     Scratch(
         tempfile::Builder::new().prefix(&format!("magnolify-dataset-{name}-")).tempdir().expect("scratch directory"),
     )
 }
 
 /// A test's directory: a path for as long as it lives.
-struct Scratch(tempfile::TempDir);
+pub(crate) struct Scratch(tempfile::TempDir);
 
 impl std::ops::Deref for Scratch {
     type Target = Path;
@@ -80,16 +80,16 @@ fn listing(dir: &Path) -> Vec<String> {
     out
 }
 
-fn read_all(dir: &Path) -> Vec<Trip> {
+pub(crate) fn read_all(dir: &Path) -> Vec<Trip> {
     DatasetReader::builder(dir).unwrap().build(ReadOptions::default()).unwrap().collect::<Result<_, _>>().unwrap()
 }
 
-fn by_id(mut rows: Vec<Trip>) -> Vec<Trip> {
+pub(crate) fn by_id(mut rows: Vec<Trip>) -> Vec<Trip> {
     rows.sort_by_key(|t| t.id);
     rows
 }
 
-fn write(
+pub(crate) fn write(
     dir: &Path,
     rows: &[Trip],
     settings: impl FnOnce(
