@@ -1,8 +1,8 @@
-//! Writes the seed corpora of both fuzz targets:
+//! Writes the seed corpora of the targets that read files:
 //!
 //! ```text
-//! cargo run --example write_seeds            # into fuzz/corpus/{read_derived,read_avro}
-//! cargo run --example write_seeds -- DIR     # into DIR/{read_derived,read_avro}
+//! cargo run --example write_seeds            # into fuzz/corpus/{read_derived,read_borrowed,read_avro}
+//! cargo run --example write_seeds -- DIR     # into DIR/{read_derived,read_borrowed,read_avro}
 //! ```
 //!
 //! Seeds are files the library writes (every codec, both dictionary
@@ -22,7 +22,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     collect_parquet(&fixtures, &mut others)?;
     others.sort();
 
-    for (target, own) in [("read_derived", derived_seeds()?), ("read_avro", avro_seeds()?)] {
+    let targets =
+        [("read_derived", derived_seeds()?), ("read_borrowed", derived_seeds()?), ("read_avro", avro_seeds()?)];
+    for (target, own) in targets {
         let dir = root.join(target);
         std::fs::create_dir_all(&dir)?;
         for (name, bytes) in &own {

@@ -23,6 +23,8 @@ use magnolify_parquet::parquet::file::properties::WriterVersion;
 use magnolify_parquet::parquet::file::reader::ChunkReader;
 use magnolify_parquet::{ListLayout, ParquetType, ReadOptions, ReaderBuilder, Result, WriterBuilder};
 
+pub mod borrowed;
+
 /// Largest page the fuzzed reader accepts: small, so that no input makes a
 /// run allocate near libFuzzer's 2 GiB limit.
 pub const MAX_PAGE_BYTES: usize = 1 << 20;
