@@ -6,20 +6,52 @@
 //! handle under it nullable. Its impls carry the field types' bounds as
 //! where-clauses: a field type without handles (a hand-written field type)
 //! leaves `fields()` unavailable instead of failing the derive. Records with
-//! type or const parameters are not addressable; records that borrow get
-//! nothing (handles are for records that read).
+//! type or const parameters are not addressable. A record that borrows
+//! (lifetime parameters only) has the handles of its `'static` form: a
+//! predicate on its fields compares their owned form (`&str` as `String`),
+//! which is what its columns read as, so one predicate type serves every
+//! lifetime the records are lent for.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Generics, Type};
+use syn::visit_mut::VisitMut;
+use syn::{Generics, Lifetime, Type};
 
 use super::runtime::private;
-use crate::model::{Container, Field};
+use super::stored::Stored;
+use crate::model::Container;
 
-/// Whether the container borrows (lifetime parameters): no handles at all.
+/// Whether the container borrows (lifetime parameters).
 fn borrows(c: &Container<'_>) -> bool {
     c.generics.lifetimes().next().is_some()
+}
+
+/// The container's lifetimes set to `'static` in `ty`: how a field of the
+/// record's `'static` form is typed.
+fn with_static_lifetimes(c: &Container<'_>, ty: &Type) -> Type {
+    struct Static<'a>(Vec<&'a Lifetime>);
+    impl VisitMut for Static<'_> {
+        fn visit_lifetime_mut(&mut self, lifetime: &mut Lifetime) {
+            if self.0.contains(&&*lifetime) {
+                *lifetime = Lifetime::new("'static", lifetime.span());
+            }
+        }
+    }
+    let mut ty = ty.clone();
+    Static(c.generics.lifetimes().map(|l| &l.lifetime).collect()).visit_type_mut(&mut ty);
+    ty
+}
+
+/// The record's type with every lifetime `'static` (itself if it has none).
+fn static_form(c: &Container<'_>) -> TokenStream {
+    let ident = c.ident;
+    let lifetimes = c.generics.lifetimes().map(|_| quote!('static));
+    if borrows(c) {
+        quote!(#ident<#(#lifetimes),*>)
+    } else {
+        quote!(#ident)
+    }
 }
 
 /// The container's generics with the record type `__R: 'static` first.
@@ -29,29 +61,27 @@ fn with_root(generics: &Generics) -> Generics {
     generics
 }
 
-/// The impls for a record.
-pub fn record(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
-    if borrows(c) {
-        return TokenStream::new();
-    }
+/// The impls for a record whose stored fields are `stored`.
+pub fn record(c: &Container<'_>, stored: &[Stored<'_>]) -> TokenStream {
     if c.generics.type_params().next().is_some() || c.generics.const_params().next().is_some() {
-        return not_addressable(c);
+        return if borrows(c) { TokenStream::new() } else { not_addressable(c) };
     }
     let p = private();
     let (ident, vis) = (c.ident, c.vis);
+    let record = static_form(c);
     let handles = format_ident!("__{}Fields", ident);
-    let stored: Vec<&Field<'_>> = fields.iter().filter(|f| f.is_stored()).collect();
-    let addressable: Vec<&Field<'_>> = stored.iter().copied().filter(|f| f.attrs.with.is_none()).collect();
-    let members = stored.iter().map(|f| {
-        let (member, ty) = (f.ident, f.ty);
-        let doc = format!("The handle of `{}`.", f.name);
-        match f.attrs.with {
+    let types: Vec<Type> = stored.iter().map(|s| with_static_lifetimes(c, s.field.ty)).collect();
+    let members = stored.iter().zip(&types).map(|(s, ty)| {
+        let member = s.field.ident;
+        let doc = format!("The handle of `{}`.", s.field.name);
+        match s.field.attrs.with {
             Some(_) => quote!(#[doc = #doc] #vis #member: #p::NotAddressable),
             None => quote_spanned!(ty.span()=> #[doc = #doc] #vis #member: <#ty as #p::HandleAs<__R, __N>>::Out),
         }
     });
     let bounds = |n: TokenStream| {
-        let types = addressable.iter().map(|f| f.ty);
+        let addressable = stored.iter().zip(&types).filter(|(s, _)| s.field.attrs.with.is_none());
+        let types = addressable.map(|(_, ty)| ty);
         quote!(#(#types: #p::HandleAs<__R, #n>,)*)
     };
     let struct_bounds = bounds(quote!(__N));
@@ -60,12 +90,14 @@ pub fn record(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         quote!(#required #nullable)
     };
     let build = |n: TokenStream| {
-        let inits = stored.iter().map(|f| {
-            let (member, ty, name) = (f.ident, f.ty, &f.name);
-            match f.attrs.with {
+        let inits = stored.iter().zip(&types).map(|(s, ty)| {
+            let (member, name, opts) = (s.field.ident, &s.field.name, &s.opts);
+            match s.field.attrs.with {
                 Some(_) => quote!(#member: #p::NotAddressable),
                 None => quote_spanned!(ty.span()=>
-                    #member: <#ty as #p::HandleAs<__R, #n>>::make(__at.child(#name, |__v: &Self| #p::Some(&__v.#member)))
+                    #member: <#ty as #p::HandleAs<__R, #n>>::make(
+                        __at.child(#name, #opts, |__v: &Self| #p::Some(&__v.#member))
+                    )
                 ),
             }
         });
@@ -86,7 +118,7 @@ pub fn record(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl<__R: 'static> #p::FieldHandle<__R> for #ident where #impl_bounds {
+        impl<__R: 'static> #p::FieldHandle<__R> for #record where #impl_bounds {
             type Handle = #handles<__R, #p::Required>;
             type OptionalHandle = #handles<__R, #p::Nullable>;
             fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
@@ -98,7 +130,7 @@ pub fn record(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl #ident {
+        impl #record {
             /// The handles of the fields, for typed predicates
             /// (`magnolify_parquet::filter`): `fields().name.eq(..)`.
             // The bound names an unused lifetime so that it is checked

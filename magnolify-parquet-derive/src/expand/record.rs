@@ -121,7 +121,7 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let list_element = impls.list_element();
 
     let form_assertions = halves.form_assertions();
-    let handles = super::handles::record(c, fields);
+    let handles = super::handles::record(c, &stored);
 
     quote! {
         #(#option_consts)*

@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use super::reader::{plan, refuse_row_groups, DatasetReader, DatasetReaderBuilder, FilePlan, Inner};
 use crate::error::{Error, Location, Result};
-use crate::file::reader::refuse_predicate;
 use crate::read::ReadOptions;
 use crate::record::{Derived, ParquetRecord, RecordRead};
 
@@ -21,9 +20,11 @@ where
     /// with the options' threads (its reader decodes ahead on them); a batch
     /// never spans two files. Partition fields borrow like the others.
     ///
-    /// A predicate is an error here, as for a file's
-    /// [`ReaderBuilder::build_borrowed`](crate::ReaderBuilder::build_borrowed):
-    /// predicates test owned records. So are options that choose row groups.
+    /// A predicate (from the handles of `T`, as for owned records) passes
+    /// over the files whose partition values rule it out, then filters
+    /// each file's records as
+    /// [`ReaderBuilder::build_borrowed`](crate::ReaderBuilder::build_borrowed)
+    /// does. Options that choose row groups are an error.
     ///
     /// ```
     /// use magnolify_parquet::dataset::{DatasetReader, DatasetWriter};
@@ -53,8 +54,7 @@ where
     /// ```
     pub fn build_borrowed(self, options: ReadOptions<T>) -> Result<DatasetReader<T>> {
         refuse_row_groups(&options)?;
-        refuse_predicate(&options)?;
-        let (plans, skipped) = plan::<T>(self.files, None)?;
+        let (plans, skipped) = plan(self.files, options.filter.as_ref())?;
         let plans = plans.into_iter().map(|(file, constants)| FilePlan { path: file.path, constants }).collect();
         let inner = Inner::Sequential { plans, current: None, options: Arc::new(options) };
         let counts = super::DatasetCounts { files_skipped: skipped, ..Default::default() };

@@ -31,12 +31,14 @@ impl<T: OwnedRecord> Partitioner<T> {
     /// `field` after the fields before.
     pub(crate) fn push<F: PartitionValue + 'static, N>(&mut self, field: &Field<T, F, N>) {
         let get = field.get.clone();
-        let text: PartitionText<T> = Arc::new(move |record: &T, out: &mut String| match get(record) {
-            Some(value) => {
-                value.write_partition_text(out);
-                true
-            }
-            None => false,
+        let text: PartitionText<T> = Arc::new(move |record: &T, out: &mut String| {
+            get.test(record, |value| match value {
+                Some(value) => {
+                    value.write_partition_text(out);
+                    true
+                }
+                None => false,
+            })
         });
         let name = field.path().to_owned();
         self.fields.push((hive::escape(&name) + "=", name, text));

@@ -14,7 +14,6 @@ use super::constant_columns::ConstantColumns;
 use super::discover::{partitioned, DatasetFile};
 use super::reader::{plan, refuse_row_groups, DatasetCounts, PlannedFile};
 use crate::error::Result;
-use crate::file::reader::refuse_predicate;
 use crate::file::ParquetReader;
 use crate::read::ReadOptions;
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
@@ -61,11 +60,11 @@ where
     /// [`StoreDatasetReader::next_batch`], as
     /// [`DatasetReaderBuilder::build_borrowed`](super::DatasetReaderBuilder::build_borrowed)
     /// reads a dataset on disk: objects one after the other in path order,
-    /// no predicate, no row-group choice.
+    /// those whose partition values a predicate rules out not fetched, no
+    /// row-group choice.
     pub fn build_borrowed(mut self, options: ReadOptions<T>) -> Result<StoreDatasetReader<T>> {
         refuse_row_groups(&options)?;
-        refuse_predicate(&options)?;
-        let (plans, skipped) = plan::<T>(std::mem::take(&mut self.files), None)?;
+        let (plans, skipped) = plan(std::mem::take(&mut self.files), options.filter.as_ref())?;
         Ok(self.reader(plans, skipped, options))
     }
 

@@ -26,7 +26,6 @@ use crate::read::selection::SkipCounts;
 use crate::read::{BoxedSource, Limits, ReadOptions, RecordReader, RowGroupSource};
 use crate::record::{Derived, OwnedRecord, RecordRead, RecordReadOwned};
 
-pub(crate) use builder::refuse_predicate;
 pub use builder::ReaderBuilder;
 
 /// A file's metadata, read by the hardened footer reader: every claim the

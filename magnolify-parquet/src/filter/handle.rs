@@ -5,9 +5,43 @@ use std::collections::{BTreeMap, HashMap};
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use crate::options::FieldOptions;
+
 /// How a record reaches one of its values: `None` where an optional field
 /// on the way (or the value itself) is null.
 pub(crate) type Getter<R, T> = Arc<dyn Fn(&R) -> Option<&T> + Send + Sync>;
+
+/// How a record's value is made, converted from a field's (`None` where a
+/// field on the way is null).
+type Converter<R, T> = Arc<dyn Fn(&R) -> Option<T> + Send + Sync>;
+
+/// How a handle reaches its value in a record: by reference, or (for a
+/// field that borrows, `&str` compared as a `String`) as a value converted
+/// from the field's.
+pub(crate) enum Reach<R, T> {
+    Ref(Getter<R, T>),
+    Converted(Converter<R, T>),
+}
+
+impl<R, T> Clone for Reach<R, T> {
+    fn clone(&self) -> Self {
+        match self {
+            Reach::Ref(get) => Reach::Ref(get.clone()),
+            Reach::Converted(get) => Reach::Converted(get.clone()),
+        }
+    }
+}
+
+impl<R, T> Reach<R, T> {
+    /// `test` of the value in `record` (`None` for a null).
+    #[inline]
+    pub(crate) fn test(&self, record: &R, test: impl FnOnce(Option<&T>) -> bool) -> bool {
+        match self {
+            Reach::Ref(get) => test(get(record)),
+            Reach::Converted(get) => test(get(record).as_ref()),
+        }
+    }
+}
 
 /// Where a field sits in records of `R`: its Parquet path from the root
 /// and how to reach its value. Generated code builds these; users get them
@@ -16,31 +50,34 @@ pub struct At<R, T: ?Sized> {
     /// The names from the root (names may hold dots: compare them, not
     /// their dotted join).
     parts: Vec<String>,
+    /// The options of the field the value is read as (its own, or those of
+    /// the field it is inside of: a newtype's, an `Option`'s).
+    opts: FieldOptions,
     get: Getter<R, T>,
 }
 
 impl<R: 'static> At<R, R> {
     /// The record itself, at the root.
     pub fn root() -> Self {
-        At { parts: Vec::new(), get: Arc::new(|r: &R| Some(r)) }
+        At { parts: Vec::new(), opts: FieldOptions::DEFAULT, get: Arc::new(|r: &R| Some(r)) }
     }
 }
 
 impl<R: 'static, T: ?Sized + 'static> At<R, T> {
-    /// The member `name` of the value here, reached by `get` (which returns
-    /// `None` for a null).
-    pub fn child<U: ?Sized + 'static>(&self, name: &str, get: fn(&T) -> Option<&U>) -> At<R, U> {
+    /// The member `name` of the value here, read with field options
+    /// `opts` and reached by `get` (which returns `None` for a null).
+    pub fn child<U: ?Sized + 'static>(&self, name: &str, opts: FieldOptions, get: fn(&T) -> Option<&U>) -> At<R, U> {
         let parent = self.get.clone();
         let mut parts = self.parts.clone();
         parts.push(name.to_owned());
-        At { parts, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
+        At { parts, opts, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
     }
 
     /// The same place, seen through `get` (an `Option` or a `Box` around
     /// the value).
     pub fn map<U: ?Sized + 'static>(self, get: fn(&T) -> Option<&U>) -> At<R, U> {
         let parent = self.get;
-        At { parts: self.parts, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
+        At { parts: self.parts, opts: self.opts, get: Arc::new(move |r: &R| parent(r).and_then(get)) }
     }
 
     /// The dotted Parquet path.
@@ -61,20 +98,36 @@ pub struct Field<R, T, N = Required> {
     pub(crate) path: Arc<str>,
     /// The path's names, which may hold dots.
     pub(crate) parts: Arc<[String]>,
-    pub(crate) get: Getter<R, T>,
+    /// The field's options, which its column is read with.
+    pub(crate) opts: FieldOptions,
+    pub(crate) get: Reach<R, T>,
     _nullability: PhantomData<fn() -> N>,
 }
 
 impl<R, T, N> Clone for Field<R, T, N> {
     fn clone(&self) -> Self {
-        Field { path: self.path.clone(), parts: self.parts.clone(), get: self.get.clone(), _nullability: PhantomData }
+        let (path, parts, opts, get) = (self.path.clone(), self.parts.clone(), self.opts, self.get.clone());
+        Field { path, parts, opts, get, _nullability: PhantomData }
     }
 }
 
 impl<R, T, N> Field<R, T, N> {
     /// A handle for the field at `at`.
     pub fn new(at: At<R, T>) -> Self {
-        Field { path: at.parts.join(".").into(), parts: at.parts.into(), get: at.get, _nullability: PhantomData }
+        let path = at.parts.join(".").into();
+        Field { path, parts: at.parts.into(), opts: at.opts, get: Reach::Ref(at.get), _nullability: PhantomData }
+    }
+
+    /// A handle for the field at `at`, whose value `convert` makes a `T`
+    /// (the owned form of a field that borrows).
+    fn converted<U: ?Sized + 'static>(at: At<R, U>, convert: fn(&U) -> T) -> Self
+    where
+        R: 'static,
+        T: 'static,
+    {
+        let (path, get) = (at.parts.join(".").into(), at.get);
+        let get = Reach::Converted(Arc::new(move |r: &R| get(r).map(convert)));
+        Field { path, parts: at.parts.into(), opts: at.opts, get, _nullability: PhantomData }
     }
 
     /// The field's dotted Parquet path (the column it reads).
@@ -266,6 +319,31 @@ impl<R: 'static, const N: usize> FieldHandle<R> for [u8; N] {
     }
 }
 
+/// Fields that borrow (in the handles of a record that borrows, which are
+/// those of its `'static` form): compared as their owned form, which their
+/// column reads as.
+macro_rules! borrowed_handles {
+    ($($t:ty => $owned:ty, $convert:expr;)*) => {$(
+        impl<R: 'static> FieldHandle<R> for $t {
+            type Handle = Field<R, $owned, Required>;
+            type OptionalHandle = Field<R, $owned, Nullable>;
+            fn handle(at: At<R, Self>) -> Self::Handle {
+                Field::converted(at, $convert)
+            }
+            fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
+                Field::converted(at, $convert)
+            }
+        }
+    )*};
+}
+
+borrowed_handles!(
+    &'static str => String, |v: &&'static str| (*v).to_owned();
+    std::borrow::Cow<'static, str> => String, |v: &std::borrow::Cow<'static, str>| v.clone().into_owned();
+    &'static [u8] => Vec<u8>, |v: &&'static [u8]| v.to_vec();
+    std::borrow::Cow<'static, [u8]> => Vec<u8>, |v: &std::borrow::Cow<'static, [u8]>| v.to_vec();
+);
+
 impl<R: 'static, T: FieldHandle<R>> FieldHandle<R> for Option<T> {
     type Handle = T::OptionalHandle;
     type OptionalHandle = T::OptionalHandle;
@@ -308,7 +386,6 @@ collection_handles!(
     [T: crate::types::ListElement + 'static] Vec<T>,
     [K: 'static, V: 'static, S: 'static] HashMap<K, V, S>,
     [K: 'static, V: 'static] BTreeMap<K, V>,
-    [B: ToOwned + ?Sized + 'static] std::borrow::Cow<'static, B>,
 );
 
 #[cfg(feature = "chrono")]

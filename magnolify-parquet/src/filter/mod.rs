@@ -47,12 +47,14 @@
 //! skipped, the result is the records that pass the exact test, in file
 //! order.
 
+mod column_test;
 mod handle;
 mod key;
 mod predicate;
 mod prune;
 mod row_ranges;
 
+pub(crate) use column_test::{ColumnFilter, Records};
 pub use handle::{
     Addressable, At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required, WithoutParameters,
 };

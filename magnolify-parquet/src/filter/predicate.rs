@@ -5,8 +5,13 @@
 use std::fmt;
 use std::sync::Arc;
 
+use parquet::schema::types::SchemaDescriptor;
+
+use super::column_test::{bind_leaf, BoundTest, ColumnFilter, ColumnTest, ColumnValues, Tree, ValueTest};
 use super::handle::{Field, Nullable};
 use super::key::FilterValue;
+use crate::error::Result;
+use crate::field::ParquetReadOwned;
 
 /// A comparison of a column's values with one value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +58,9 @@ pub(crate) struct Leaf<R> {
     pub(crate) condition: Condition,
     /// The exact test on a record.
     test: Arc<dyn Fn(&R) -> bool + Send + Sync>,
+    /// The same test on the field's column, for records of another type
+    /// (records that borrow).
+    pub(crate) column_test: Arc<dyn ColumnTest>,
     /// For `Debug`: `path op value`.
     text: String,
 }
@@ -119,14 +127,57 @@ impl<R> Predicate<R> {
     pub fn test(&self, record: &R) -> bool {
         self.node.test(record)
     }
+}
 
-    fn leaf(
-        parts: &Arc<[String]>,
+impl<R> Predicate<R> {
+    /// The predicate tested on the columns of `schema`'s batches whose
+    /// records are decoded from the file columns `columns` (in the batch's
+    /// order): how records of another type (that borrow) are filtered.
+    pub(crate) fn bind_columns(&self, schema: &Arc<SchemaDescriptor>, columns: &[usize]) -> Result<ColumnFilter> {
+        let mut leaves = Vec::new();
+        let tree = bind(&self.node, schema, columns, &mut leaves)?;
+        Ok(ColumnFilter::new(tree, leaves))
+    }
+}
+
+/// `node`'s tree, its leaves bound to `schema` and pushed onto `leaves`.
+fn bind<R>(
+    node: &Node<R>,
+    schema: &Arc<SchemaDescriptor>,
+    columns: &[usize],
+    leaves: &mut Vec<(Box<dyn BoundTest>, usize)>,
+) -> Result<Tree> {
+    let mut pair = |a: &Node<R>, b: &Node<R>| -> Result<(Box<Tree>, Box<Tree>)> {
+        let a = Box::new(bind(a, schema, columns, leaves)?);
+        Ok((a, Box::new(bind(b, schema, columns, leaves)?)))
+    };
+    Ok(match node {
+        Node::Leaf(leaf) => bind_leaf(&*leaf.column_test, &leaf.parts, schema, columns, leaves)?,
+        Node::And(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Tree::And(a, b)
+        }
+        Node::Or(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Tree::Or(a, b)
+        }
+        Node::Not(a) => Tree::Not(Box::new(bind(a, schema, columns, leaves)?)),
+    })
+}
+
+impl<R: 'static> Predicate<R> {
+    /// The leaf testing `field`'s values with `holds` (`None`: a null).
+    fn leaf<T: ParquetReadOwned + Send + Sync + 'static, N>(
+        field: &Field<R, T, N>,
         condition: Condition,
         text: String,
-        test: impl Fn(&R) -> bool + Send + Sync + 'static,
+        holds: impl Fn(Option<&T>) -> bool + Send + Sync + 'static,
     ) -> Self {
-        let leaf = Leaf { parts: parts.clone(), condition, test: Arc::new(test), text };
+        let holds: ValueTest<T> = Arc::new(holds);
+        let column_test = Arc::new(ColumnValues { opts: field.opts, holds: holds.clone() });
+        let get = field.get.clone();
+        let test = Arc::new(move |r: &R| get.test(r, |x| holds(x)));
+        let leaf = Leaf { parts: field.parts.clone(), condition, test, column_test, text };
         Predicate { node: Node::Leaf(Arc::new(leaf)) }
     }
 }
@@ -169,14 +220,13 @@ impl<R> fmt::Debug for Predicate<R> {
     }
 }
 
-impl<R: 'static, T: FilterValue + PartialEq + Clone + fmt::Debug, N> Field<R, T, N> {
+impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialEq + Clone + fmt::Debug, N> Field<R, T, N> {
     /// A comparison with `value` by `holds(field value, value)`.
     fn compare(&self, op: Op, value: T, holds: fn(&T, &T) -> bool) -> Predicate<R> {
-        let get = self.get.clone();
         let text = format!("{} {} {value:?}", self.path, op.symbol());
         let kept = value.clone();
-        let test = move |r: &R| get(r).is_some_and(|x| holds(x, &kept));
-        Predicate::leaf(&self.parts, Condition::Compare(op, Arc::new(value)), text, test)
+        let test = move |x: Option<&T>| x.is_some_and(|x| holds(x, &kept));
+        Predicate::leaf(self, Condition::Compare(op, Arc::new(value)), text, test)
     }
 
     /// The field equals `value`.
@@ -192,15 +242,14 @@ impl<R: 'static, T: FilterValue + PartialEq + Clone + fmt::Debug, N> Field<R, T,
     /// The field equals one of `values` (none: never).
     pub fn is_in<A: FilterArg<T>>(&self, values: impl IntoIterator<Item = A>) -> Predicate<R> {
         let values: Vec<T> = values.into_iter().map(FilterArg::into_value).collect();
-        let get = self.get.clone();
         let text = format!("{} in {values:?}", self.path);
         let keys: Vec<Value> = values.iter().map(|v| Arc::new(v.clone()) as Value).collect();
-        let test = move |r: &R| get(r).is_some_and(|x| values.iter().any(|v| x == v));
-        Predicate::leaf(&self.parts, Condition::In(keys), text, test)
+        let test = move |x: Option<&T>| x.is_some_and(|x| values.iter().any(|v| x == v));
+        Predicate::leaf(self, Condition::In(keys), text, test)
     }
 }
 
-impl<R: 'static, T: FilterValue + PartialOrd + Clone + fmt::Debug, N> Field<R, T, N> {
+impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialOrd + Clone + fmt::Debug, N> Field<R, T, N> {
     /// The field is less than `value`.
     pub fn lt(&self, value: impl FilterArg<T>) -> Predicate<R> {
         self.compare(Op::Lt, value.into_value(), |x, v| x < v)
@@ -227,18 +276,16 @@ impl<R: 'static, T: FilterValue + PartialOrd + Clone + fmt::Debug, N> Field<R, T
     }
 }
 
-impl<R: 'static, T: 'static> Field<R, T, Nullable> {
+impl<R: 'static, T: ParquetReadOwned + Send + Sync + 'static> Field<R, T, Nullable> {
     /// The field is null (or inside a null group).
     pub fn is_null(&self) -> Predicate<R> {
-        let get = self.get.clone();
-        Predicate::leaf(&self.parts, Condition::IsNull, format!("{} is null", self.path), move |r: &R| get(r).is_none())
+        Predicate::leaf(self, Condition::IsNull, format!("{} is null", self.path), |x: Option<&T>| x.is_none())
     }
 
     /// The field is not null.
     pub fn is_not_null(&self) -> Predicate<R> {
-        let get = self.get.clone();
         let text = format!("{} is not null", self.path);
-        Predicate::leaf(&self.parts, Condition::IsNotNull, text, move |r: &R| get(r).is_some())
+        Predicate::leaf(self, Condition::IsNotNull, text, |x: Option<&T>| x.is_some())
     }
 }
 
@@ -293,13 +340,12 @@ macro_rules! str_args {
 
 str_args!(String, Box<str>, Arc<str>);
 
-impl<R: 'static, T: Text + 'static, N> Field<R, T, N> {
+impl<R: 'static, T: Text + ParquetReadOwned + Send + Sync + 'static, N> Field<R, T, N> {
     /// The text starts with `prefix`.
     pub fn starts_with(&self, prefix: &str) -> Predicate<R> {
-        let get = self.get.clone();
         let kept = prefix.to_owned();
         let text = format!("{} starts with {prefix:?}", self.path);
-        let test = move |r: &R| get(r).is_some_and(|x| x.as_ref().starts_with(kept.as_str()));
-        Predicate::leaf(&self.parts, Condition::StartsWith(prefix.as_bytes().to_vec()), text, test)
+        let test = move |x: Option<&T>| x.is_some_and(|x| x.as_ref().starts_with(kept.as_str()));
+        Predicate::leaf(self, Condition::StartsWith(prefix.as_bytes().to_vec()), text, test)
     }
 }

@@ -13,7 +13,7 @@ use super::selection::Selection;
 use super::RowGroupSource;
 use crate::assemble::Cursors;
 use crate::error::{Error, Location, Result};
-use crate::filter::Predicate;
+use crate::filter::{ColumnFilter, Predicate, Records};
 use crate::record::{RecordRead, RecordReadOwned};
 
 /// Records decoded at once, unless the reader is told otherwise.
@@ -56,6 +56,11 @@ pub struct RecordReader<C: RecordRead, S> {
     batch: Batch<C::Record<'static>>,
     /// The predicate records must pass, if any.
     filter: Option<Predicate<C::Record<'static>>>,
+    /// A predicate bound to the columns, which lent batches pass.
+    column_filter: Option<ColumnFilter>,
+    /// The column filter's answers for the batch ready to lend (as far as
+    /// it could tell) and its error.
+    passes: (Vec<bool>, Option<Error>),
     /// Records assembled, and of those, records that passed.
     tested: (u64, u64),
 }
@@ -91,6 +96,8 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             threads: 1,
             batch: Batch::new(),
             filter: None,
+            column_filter: None,
+            passes: (Vec::new(), None),
             tested: (0, 0),
         })
     }
@@ -102,6 +109,16 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             decoder.select(selection);
         }
         self
+    }
+
+    /// Lends only the records that pass `predicate`, tested on their
+    /// columns (records of any type, those that borrow included).
+    pub(crate) fn set_column_filter<P>(&mut self, predicate: Option<&Predicate<P>>) -> Result<()> {
+        self.column_filter = match predicate {
+            Some(p) => Some(p.bind_columns(self.source.schema(), self.resolved.columns())?),
+            None => None,
+        };
+        Ok(())
     }
 
     /// Records assembled so far, and of those, records returned (that
@@ -139,11 +156,11 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
     ///
     /// With [`with_threads`](Self::with_threads) of 2 or more, threads of the
     /// reader's own decode the batches ahead and the caller's thread
-    /// assembles them; else the caller's thread does both. A predicate tests
-    /// owned records: a reader with one is iterated, and lending from it is
-    /// an error (rather than records the predicate would reject); so is
-    /// lending once records were iterated on threads, which then own the
-    /// decoding.
+    /// assembles them; else the caller's thread does both. A reader built
+    /// to lend tests its predicate on the batch's columns; one built to
+    /// iterate owned records tests them, and lending from it is an error
+    /// (rather than records the predicate would reject); so is lending once
+    /// records were iterated on threads, which then own the decoding.
     pub fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>>
     where
         S: Send + Sync + 'static,
@@ -171,7 +188,8 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         }
         if self.filter.is_some() {
             return Err(Error::argument(
-                "next_batch on a reader with a predicate: predicates test owned records, iterate them instead",
+                "next_batch on a reader built to iterate owned records with a predicate: iterate them, or build \
+                 the reader with `build_borrowed` to lend filtered batches",
             ));
         }
         if !self.batch.records.is_empty() {
@@ -185,7 +203,23 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
             let workers = Workers::start(decoder, schema, job, threads)?;
             Ok(Decoding::Lending { workers, give_back, current: None, cursors })
         })?;
-        let ready = match &mut self.decoding {
+        loop {
+            if !self.decode_next()? {
+                self.batch.done = true;
+                return Ok(false);
+            }
+            if self.worth_lending() {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Decodes the next batch to lend: `Ok(false)` after the last.
+    fn decode_next(&mut self) -> Result<bool>
+    where
+        S: Send + Sync + 'static,
+    {
+        Ok(match &mut self.decoding {
             Decoding::Inline(decoder, decoded, _) => decoder.next(decoded)?,
             Decoding::Lending { workers, give_back, current, .. } => {
                 if let Some(used) = current.take() {
@@ -211,11 +245,39 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
                      or read with 1 thread",
                 ))
             }
+        })
+    }
+
+    /// Tests the decoded batch with the column filter, if there is one:
+    /// whether to lend it (a record passes, or an error is due). A batch
+    /// that nothing passes is still assembled, as an owned read assembles
+    /// the records it tests, so that a value which cannot be read is an
+    /// error here too; then it is counted and passed over.
+    fn worth_lending(&mut self) -> bool {
+        let Some(filter) = &mut self.column_filter else { return true };
+        let (decoded, cursors) = match &mut self.decoding {
+            Decoding::Inline(_, decoded, cursors) => (&*decoded, cursors),
+            Decoding::Lending { current: Some(decoded), cursors, .. } => (&*decoded, cursors),
+            // Not reached: a batch was just decoded. `lend` reports it.
+            _ => return true,
         };
-        if !ready {
-            self.batch.done = true;
+        let batch = Records {
+            leaves: &decoded.leaves,
+            count: decoded.records,
+            first: decoded.first_record,
+            group: decoded.group,
+        };
+        self.passes = filter.test(batch);
+        if self.passes.0.contains(&true) || self.passes.1.is_some() || self.batch.pending.is_some() {
+            return true;
         }
-        Ok(ready)
+        let (converter, plan) = self.resolved.parts();
+        let mut records = VecDeque::new();
+        if assemble(converter, plan, cursors, decoded, &mut records).is_some() {
+            return true;
+        }
+        self.tested.0 += records.len() as u64;
+        false
     }
 
     /// The records of the batch [`advance`](Self::advance) made ready,
@@ -228,12 +290,28 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         };
         let (converter, plan) = self.resolved.parts();
         let mut records = VecDeque::with_capacity(decoded.records);
-        if let Some(e) = assemble(converter, plan, cursors, decoded, &mut records) {
-            self.batch.pending = Some(e);
-        }
-        self.tested.0 += records.len() as u64;
+        let mut error = assemble(converter, plan, cursors, decoded, &mut records);
+        let assembled = records.len();
+        let (records, read) = match &self.column_filter {
+            None => (Vec::from(records), assembled),
+            Some(_) => {
+                let (passes, filter_error) = std::mem::take(&mut self.passes);
+                if passes.len() < assembled {
+                    // The filter failed before assembly did: its error is the earlier.
+                    error = filter_error;
+                }
+                let keep = match &error {
+                    Some(e) if !e.is_record_error() => 0,
+                    _ => passes.len().min(assembled),
+                };
+                let passed = records.into_iter().zip(passes).take(keep).filter_map(|(r, pass)| pass.then_some(r));
+                (passed.collect(), keep)
+            }
+        };
+        self.tested.0 += read as u64;
         self.tested.1 += records.len() as u64;
-        Ok(Vec::from(records))
+        self.batch.pending = error;
+        Ok(records)
     }
 }
 

@@ -19,11 +19,10 @@ use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use super::fetched::FetchedRanges;
 use super::{object_file, store_error};
 use crate::error::Result;
-use crate::file::reader::refuse_predicate;
 use crate::file::reader::scan::{index_range, ScanPlan};
 use crate::file::{CheckedMetadata, ParquetReader, ReaderBuilder};
-use crate::filter::{BloomFilters, PageIndexes, Predicate};
-use crate::read::{ReadOptions, SourceLayer};
+use crate::filter::{BloomFilters, PageIndexes};
+use crate::read::{ReadOptions, Resolved, SourceLayer};
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
 
 /// Bytes fetched from the end of an object first: the footer of most files
@@ -106,8 +105,18 @@ impl StoreReaderBuilder {
     /// one request per group of coalesced column chunks.
     pub async fn build<T: OwnedRecord>(mut self, options: ReadOptions<T>) -> Result<ParquetReader<T, FetchedRanges>> {
         let object = Some(object_file(&self.path));
-        let located = |e: crate::Error| e.in_file(&object);
-        let resolved = Arc::new(self.builder.resolve::<T>().map_err(located)?);
+        let resolved = Arc::new(self.builder.resolve::<T>().map_err(|e| e.in_file(&object))?);
+        let scan = self.fetch_scan(&resolved, &options).await?;
+        self.builder.build_planned(resolved, options, scan)
+    }
+
+    /// Plans the scan `options` ask for, and fetches what it reads: with a
+    /// predicate, first the bloom filters and page indexes it can use.
+    async fn fetch_scan<C: RecordRead, T>(
+        &mut self,
+        resolved: &Resolved<C>,
+        options: &ReadOptions<T>,
+    ) -> Result<ScanPlan> {
         let file = self.builder.metadata().shared().clone();
         let len = input_len(self.builder.input());
         let (row_groups, predicate) = (options.row_groups.as_deref(), options.filter.as_ref());
@@ -121,14 +130,15 @@ impl StoreReaderBuilder {
         }
         let scan = ScanPlan::of_file(self.builder.input(), &file, row_groups, predicate, max_bytes);
         self.fetch_chunks(&scan, resolved.columns()).await?;
-        self.builder.build_planned(resolved, options, scan)
+        Ok(scan)
     }
 
     /// A reader of `T`, a struct that borrows from the batch, read with
     /// [`ParquetReader::next_batch`] (see
     /// [`ReaderBuilder::build_borrowed`](crate::ReaderBuilder::build_borrowed)):
     /// the chunks of the row groups read are fetched first, as by
-    /// [`build`](Self::build). A predicate is an error.
+    /// [`build`](Self::build), and a predicate is tested on the columns of
+    /// each batch.
     pub async fn build_borrowed<T: ParquetRecord>(
         mut self,
         options: ReadOptions<T>,
@@ -137,14 +147,9 @@ impl StoreReaderBuilder {
         Derived<T>: RecordRead,
     {
         let object = Some(object_file(&self.path));
-        let located = |e: crate::Error| e.in_file(&object);
-        refuse_predicate(&options).map_err(located)?;
-        let resolved = Arc::new(self.builder.resolve::<T>().map_err(located)?);
-        let file = self.builder.metadata().shared().clone();
-        let (row_groups, max_bytes) = (options.row_groups.as_deref(), options.limits.max_page_bytes);
-        let scan = ScanPlan::of_file(self.builder.input(), &file, row_groups, None::<&Predicate<T>>, max_bytes);
-        self.fetch_chunks(&scan, resolved.columns()).await?;
-        self.builder.build_unfiltered(resolved, options, scan)
+        let resolved = Arc::new(self.builder.resolve::<T>().map_err(|e| e.in_file(&object))?);
+        let scan = self.fetch_scan(&resolved, &options).await?;
+        self.builder.build_lending(resolved, options, scan)
     }
 
     /// Fetches the chunks of `columns` that `scan` reads, coalesced.

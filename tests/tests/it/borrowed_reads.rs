@@ -13,42 +13,42 @@ use magnolify_parquet::parquet::schema::types::ColumnPath;
 use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Inner<'a> {
-    label: &'a str,
-    score: Option<i32>,
+pub(crate) struct Inner<'a> {
+    pub(crate) label: &'a str,
+    pub(crate) score: Option<i32>,
 }
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Row<'a> {
-    id: u64,
-    name: &'a str,
-    tags: Vec<&'a str>,
-    payload: &'a [u8],
-    note: Option<&'a str>,
-    inner: Inner<'a>,
-    text: Cow<'a, str>,
+pub(crate) struct Row<'a> {
+    pub(crate) id: u64,
+    pub(crate) name: &'a str,
+    pub(crate) tags: Vec<&'a str>,
+    pub(crate) payload: &'a [u8],
+    pub(crate) note: Option<&'a str>,
+    pub(crate) inner: Inner<'a>,
+    pub(crate) text: Cow<'a, str>,
 }
 
 /// The same records, owned: what the borrowed ones must equal.
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct OwnedRow {
-    id: u64,
-    name: String,
-    tags: Vec<String>,
-    payload: Vec<u8>,
-    note: Option<String>,
-    inner: OwnedInner,
-    text: String,
+pub(crate) struct OwnedRow {
+    pub(crate) id: u64,
+    pub(crate) name: String,
+    pub(crate) tags: Vec<String>,
+    pub(crate) payload: Vec<u8>,
+    pub(crate) note: Option<String>,
+    pub(crate) inner: OwnedInner,
+    pub(crate) text: String,
 }
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct OwnedInner {
-    label: String,
-    score: Option<i32>,
+pub(crate) struct OwnedInner {
+    pub(crate) label: String,
+    pub(crate) score: Option<i32>,
 }
 
 impl Row<'_> {
-    fn to_owned_row(&self) -> OwnedRow {
+    pub(crate) fn to_owned_row(&self) -> OwnedRow {
         OwnedRow {
             id: self.id,
             name: self.name.to_owned(),
@@ -61,7 +61,7 @@ impl Row<'_> {
     }
 }
 
-fn owned_rows(n: u64) -> Vec<OwnedRow> {
+pub(crate) fn owned_rows(n: u64) -> Vec<OwnedRow> {
     (0..n)
         .map(|i| OwnedRow {
             id: i,
@@ -91,7 +91,7 @@ fn borrowed(rows: &[OwnedRow]) -> Vec<Row<'_>> {
 }
 
 /// `encoding` for every byte-array column of `Row`.
-fn byte_columns(mut props: WriterPropertiesBuilder, encoding: Encoding) -> WriterPropertiesBuilder {
+pub(crate) fn byte_columns(mut props: WriterPropertiesBuilder, encoding: Encoding) -> WriterPropertiesBuilder {
     for path in ["name", "tags.list.element", "payload", "note", "inner.label", "text"] {
         let path = ColumnPath::new(path.split('.').map(str::to_owned).collect());
         props = props.set_column_encoding(path, encoding);
@@ -100,7 +100,7 @@ fn byte_columns(mut props: WriterPropertiesBuilder, encoding: Encoding) -> Write
 }
 
 /// Writes `rows` through the borrowing writer.
-fn file(rows: &[OwnedRow], builder: WriterBuilder<Row<'static>>) -> Bytes {
+pub(crate) fn file(rows: &[OwnedRow], builder: WriterBuilder<Row<'static>>) -> Bytes {
     let mut w = builder.build(Vec::new()).unwrap();
     for r in borrowed(rows) {
         w.write(&r).unwrap();

@@ -7,6 +7,7 @@ mod architecture;
 mod avro_cross;
 mod avro_peer;
 mod avro_roundtrip;
+mod borrowed_filters;
 mod borrowed_fixtures;
 mod borrowed_reads;
 mod compile_fail;

@@ -186,6 +186,37 @@ fn several_ranges_count_every_page_once() {
     }
 }
 
+/// The same reading, borrowing `city` from the batch.
+#[derive(ParquetType, Debug)]
+struct ReadingRef<'a> {
+    id: i64,
+    city: &'a str,
+    score: Option<i32>,
+}
+
+/// Records that borrow, read with a predicate from their own handles, skip
+/// and count the same pages on pyarrow's file, and are the same records.
+#[test]
+fn records_that_borrow_skip_and_count_the_same_pages() {
+    let file = fixture();
+    let id = |row| reading(row).id;
+    for ranges in [vec![(id(3000), id(3100))], vec![(id(2100), id(2150)), (id(3600), id(3650))]] {
+        let f = ReadingRef::fields();
+        let predicate = ranges.iter().map(|&(low, high)| f.id.between(low, high)).reduce(Predicate::or).unwrap();
+        for threads in [1, 2] {
+            let options = ReadOptions::default().threads(threads).batch_size(64).filter(predicate.clone());
+            let mut reader = ReaderBuilder::new(file.clone()).unwrap().build_borrowed::<ReadingRef>(options).unwrap();
+            let mut records = Vec::new();
+            while let Some(batch) = reader.next_batch().unwrap() {
+                let owned = batch.iter().map(|r| Reading { id: r.id, city: r.city.to_owned(), score: r.score });
+                records.extend(owned);
+            }
+            assert_eq!(records, expected_records(&ranges), "{ranges:?}, {threads} threads");
+            assert_eq!(reader.counts(), expected_counts(&file, &ranges), "{ranges:?}, {threads} threads");
+        }
+    }
+}
+
 /// The end of the Thrift compact-protocol value of type `kind` at `at`.
 fn thrift_value_end(b: &[u8], at: usize, kind: u8) -> usize {
     let varint_end = |mut at: usize| {

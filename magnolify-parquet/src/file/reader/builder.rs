@@ -12,7 +12,7 @@ use parquet::schema::types::SchemaDescriptor;
 
 use super::scan::ScanPlan;
 use super::{CheckedMetadata, FileRowGroups, ParquetReader};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::read::{BoxedSource, ReadOptions, RecordReader, Resolved, SourceLayer};
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordReadOwned};
 
@@ -148,8 +148,11 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     /// batch (`struct Row<'a> { name: &'a str }`), read batch by batch with
     /// [`ParquetReader::next_batch`]: each batch's records live until the
     /// next call. Any struct reads this way, without copies for the fields
-    /// that borrow. A predicate is an error here: predicates test owned
-    /// records (skip row groups with [`ReadOptions::row_groups`] instead).
+    /// that borrow. A predicate (from the handles of the struct, as for
+    /// owned records) skips row groups and pages alike, and is tested on
+    /// each batch's columns: the records lent are those an owned read with
+    /// the same predicate returns, and [`ParquetReader::counts`] counts
+    /// alike.
     ///
     /// ```
     /// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
@@ -159,32 +162,55 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     ///
     /// let mut w = ParquetWriter::<Row, _>::new(Vec::new())?;
     /// w.write(&Row { name: "ada", tags: vec!["x", "y"] })?;
+    /// w.write(&Row { name: "bob", tags: vec![] })?;
     /// let file = bytes::Bytes::from(w.into_inner()?);
     ///
-    /// let mut reader = ReaderBuilder::new(file)?.build_borrowed::<Row>(ReadOptions::default())?;
+    /// let mut reader = ReaderBuilder::new(file.clone())?.build_borrowed::<Row>(ReadOptions::default())?;
     /// let mut names = Vec::new();
     /// while let Some(batch) = reader.next_batch()? {
     ///     for row in &batch {
     ///         names.push(format!("{}: {}", row.name, row.tags.join(",")));
     ///     }
     /// }
-    /// assert_eq!(names, ["ada: x,y"]);
+    /// assert_eq!(names, ["ada: x,y", "bob: "]);
+    ///
+    /// // Filtered: the handles of `Row` compare `name` as a `String`.
+    /// let wanted = ReadOptions::default().filter(Row::fields().name.eq("bob"));
+    /// let mut reader = ReaderBuilder::new(file)?.build_borrowed::<Row>(wanted)?;
+    /// let batch = reader.next_batch()?.expect("a batch with bob");
+    /// assert_eq!(batch.iter().map(|r| r.name).collect::<Vec<_>>(), ["bob"]);
+    /// drop(batch);
+    /// assert_eq!((reader.counts().records_read, reader.counts().records_passed), (2, 1));
     /// # Ok::<(), magnolify_parquet::Error>(())
     /// ```
     pub fn build_borrowed<T: ParquetRecord>(self, options: ReadOptions<T>) -> Result<ParquetReader<T, R>>
     where
         Derived<T>: RecordRead,
     {
-        refuse_predicate(&options).map_err(|e| e.in_file(&self.file))?;
         let resolved = Arc::new(self.resolve_with(Derived::new())?);
         let scan = ScanPlan::of_file(
             &*self.input,
             self.metadata.shared(),
             options.row_groups.as_deref(),
-            None::<&crate::filter::Predicate<T>>,
+            options.filter.as_ref(),
             options.limits.max_page_bytes,
         );
-        self.build_unfiltered(resolved, options, scan)
+        self.build_lending(resolved, options, scan)
+    }
+
+    /// A reader that lends what `scan` chose, testing `options`'s predicate
+    /// on the columns of each batch.
+    pub(crate) fn build_lending<C: RecordRead, T>(
+        self,
+        resolved: Arc<Resolved<C>>,
+        mut options: ReadOptions<T>,
+        scan: ScanPlan,
+    ) -> Result<ParquetReader<T, R, C>> {
+        let filter = options.filter.take();
+        let file = self.file.clone();
+        let mut reader = self.build_unfiltered(resolved, options, scan)?;
+        reader.inner.set_column_filter(filter.as_ref()).map_err(|e| e.in_file(&file))?;
+        Ok(reader)
     }
 
     /// A reader through any converter (the Avro baseline's, for example).
@@ -255,16 +281,5 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
             .with_selection(scan.selection)
             .with_threads(threads);
         Ok(ParquetReader { inner, metadata, file, counts, skips, _input: PhantomData })
-    }
-}
-
-/// The error for a predicate given to a reader of borrowed records.
-pub(crate) fn refuse_predicate<T>(options: &ReadOptions<T>) -> Result<()> {
-    match options.filter {
-        Some(_) => Err(Error::argument(
-            "a predicate on a reader of borrowed records: predicates test owned records; read owned records \
-             (`build`) to filter them, or test the borrowed ones yourself",
-        )),
-        None => Ok(()),
     }
 }
