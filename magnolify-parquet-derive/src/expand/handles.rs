@@ -54,17 +54,19 @@ fn static_form(c: &Container<'_>) -> TokenStream {
     }
 }
 
-/// The container's generics with the record type `__R: 'static` first.
+/// The container's generics with the record type `__R: 'static` first
+/// after the lifetimes (which come before every other parameter).
 fn with_root(generics: &Generics) -> Generics {
     let mut generics = generics.clone();
-    generics.params.insert(0, syn::parse_quote!(__R: 'static));
+    let lifetimes = generics.lifetimes().count();
+    generics.params.insert(lifetimes, syn::parse_quote!(__R: 'static));
     generics
 }
 
 /// The impls for a record whose stored fields are `stored`.
 pub fn record(c: &Container<'_>, stored: &[Stored<'_>]) -> TokenStream {
     if c.generics.type_params().next().is_some() || c.generics.const_params().next().is_some() {
-        return if borrows(c) { TokenStream::new() } else { not_addressable(c) };
+        return not_addressable(c);
     }
     let p = private();
     let (ident, vis) = (c.ident, c.vis);
@@ -151,7 +153,7 @@ pub fn record(c: &Container<'_>, stored: &[Stored<'_>]) -> TokenStream {
 /// `fields().user.eq(UserId(7))` as well as `.eq(7)`.
 pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
     if borrows(c) {
-        return TokenStream::new();
+        return borrowed_newtype(c, inner);
     }
     let p = private();
     let ident = c.ident;
@@ -184,6 +186,30 @@ pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
         },
     );
     quote!(#argument #handle)
+}
+
+/// A newtype that borrows has the handles of what it wraps in its
+/// `'static` form (`struct Name<'a>(&'a str)` compares as a `String`); with
+/// type or const parameters it is not addressable.
+fn borrowed_newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
+    if c.generics.type_params().next().is_some() || c.generics.const_params().next().is_some() {
+        return not_addressable(c);
+    }
+    let p = private();
+    let (newtype, inner) = (static_form(c), with_static_lifetimes(c, inner));
+    quote! {
+        #[automatically_derived]
+        impl<__R: 'static> #p::FieldHandle<__R> for #newtype where #inner: #p::FieldHandle<__R> {
+            type Handle = <#inner as #p::FieldHandle<__R>>::Handle;
+            type OptionalHandle = <#inner as #p::FieldHandle<__R>>::OptionalHandle;
+            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
+                <#inner as #p::FieldHandle<__R>>::handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
+            }
+            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
+                <#inner as #p::FieldHandle<__R>>::optional_handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
+            }
+        }
+    }
 }
 
 /// A unit enum is a leaf: compared by equality with its symbols (its

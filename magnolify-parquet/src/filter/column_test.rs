@@ -36,8 +36,8 @@ pub(crate) trait ColumnTest: Send + Sync {
 
 /// A leaf's test bound to a file: it reads one of the file's columns.
 pub(crate) trait BoundTest: Send {
-    /// The file column it reads.
-    fn column(&self) -> usize;
+    /// The file column it reads (none: the file lacks it).
+    fn column(&self) -> Option<usize>;
 
     /// Appends whether each of `records` passes, reading their leaf `leaf`
     /// (their batch of [`column`](Self::column)); on an error, the answers
@@ -48,6 +48,9 @@ pub(crate) trait BoundTest: Send {
 /// The test of a field of type `T` read with `opts`.
 pub(crate) struct ColumnValues<T> {
     pub(crate) opts: FieldOptions,
+    /// Whether the field may be null: a file without its column holds
+    /// nulls there, as an owned read finds.
+    pub(crate) nullable: bool,
     pub(crate) holds: ValueTest<T>,
 }
 
@@ -56,13 +59,20 @@ impl<T: ParquetReadOwned + Send + Sync + 'static> ColumnTest for ColumnValues<T>
         let dotted = parts.join(".");
         let mut node = FileNode::root(schema);
         for part in parts {
-            node = node.child(part).ok_or_else(|| {
-                Error::mismatch(
-                    Location::column(&dotted),
-                    "the predicate tests a column the file does not have: records that borrow are filtered on \
-                     their columns (read owned records to test a field's default)",
-                )
-            })?;
+            node = match node.child(part) {
+                Some(child) => child,
+                // Every record's value is null, as an owned read resolves a
+                // missing optional field (or group on the way).
+                None if self.nullable => return Ok(Box::new(Constant((self.holds)(None)))),
+                None => {
+                    return Err(Error::mismatch(
+                        Location::column(&dotted),
+                        "the predicate tests a required field whose column the file does not have: records \
+                         that borrow are filtered on their columns (read owned records to test a field's \
+                         default, or make the field an Option)",
+                    ))
+                }
+            };
         }
         if node.rep() > 0 {
             return Err(Error::argument(format!("the predicate tests `{dotted}`, a column inside a list or map")));
@@ -86,8 +96,8 @@ struct Bound<T: ParquetSchema> {
 }
 
 impl<T: ParquetReadOwned + Send + Sync + 'static> BoundTest for Bound<T> {
-    fn column(&self) -> usize {
-        self.column
+    fn column(&self) -> Option<usize> {
+        Some(self.column)
     }
 
     fn test(&mut self, records: Records<'_>, leaf: usize, out: &mut Vec<bool>) -> Result<()> {
@@ -99,6 +109,20 @@ impl<T: ParquetReadOwned + Send + Sync + 'static> BoundTest for Bound<T> {
             out.push((self.holds)(value.as_ref()));
             source.record += 1;
         }
+        Ok(())
+    }
+}
+
+/// The test of a field the file lacks: the same answer for every record.
+struct Constant(bool);
+
+impl BoundTest for Constant {
+    fn column(&self) -> Option<usize> {
+        None
+    }
+
+    fn test(&mut self, records: Records<'_>, _: usize, out: &mut Vec<bool>) -> Result<()> {
+        out.resize(out.len() + records.count, self.0);
         Ok(())
     }
 }
@@ -168,11 +192,12 @@ pub(crate) fn bind_leaf(
     leaves: &mut Vec<(Box<dyn BoundTest>, usize)>,
 ) -> Result<Tree> {
     let bound = test.bind(schema, parts)?;
-    let Some(position) = columns.iter().position(|c| *c == bound.column()) else {
-        return Err(Error::argument(format!(
-            "the predicate tests `{}`, a column the records read do not read",
-            parts.join(".")
-        )));
+    let position = match bound.column() {
+        // Not read: a constant answer.
+        None => 0,
+        Some(column) => columns.iter().position(|c| *c == column).ok_or_else(|| {
+            Error::argument(format!("the predicate tests `{}`, a column the records read do not read", parts.join(".")))
+        })?,
     };
     leaves.push((bound, position));
     Ok(Tree::Leaf(leaves.len() - 1))

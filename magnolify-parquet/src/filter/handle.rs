@@ -91,6 +91,20 @@ pub enum Required {}
 /// A field that may be null (an `Option`, or inside an optional group).
 pub enum Nullable {}
 
+/// Whether a handle's field may be null: [`Required`] or [`Nullable`].
+pub trait Nullability: 'static {
+    /// `true` for [`Nullable`].
+    const NULLABLE: bool;
+}
+
+impl Nullability for Required {
+    const NULLABLE: bool = false;
+}
+
+impl Nullability for Nullable {
+    const NULLABLE: bool = true;
+}
+
 /// The handle of a field of type `T` in records of `R`, whose operations
 /// (see [`Predicate`](super::Predicate)) take a `T`. `N` is [`Required`] or
 /// [`Nullable`]: only nullable fields have `is_null` and `is_not_null`.
@@ -387,6 +401,21 @@ collection_handles!(
     [K: 'static, V: 'static, S: 'static] HashMap<K, V, S>,
     [K: 'static, V: 'static] BTreeMap<K, V>,
 );
+// A `Cow` of a list is a list.
+collection_handles!([T: crate::types::ListElement + Clone + 'static] std::borrow::Cow<'static, [T]>);
+
+/// A `Cow` of a value (not text or bytes, which borrow): the value's handles.
+impl<R: 'static, T: FieldHandle<R> + Clone + 'static> FieldHandle<R> for std::borrow::Cow<'static, T> {
+    type Handle = T::Handle;
+    type OptionalHandle = T::OptionalHandle;
+    fn handle(at: At<R, Self>) -> Self::Handle {
+        T::handle(at.map(|v: &Self| Some(&**v)))
+    }
+    fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
+        T::optional_handle(at.map(|v: &Self| Some(&**v)))
+    }
+}
+
 
 #[cfg(feature = "chrono")]
 leaf_handles!(chrono::NaiveDate, chrono::NaiveTime, chrono::NaiveDateTime, chrono::DateTime<chrono::Utc>);

@@ -56,7 +56,7 @@ mod row_ranges;
 
 pub(crate) use column_test::{ColumnFilter, Records};
 pub use handle::{
-    Addressable, At, Field, FieldHandle, HandleAs, NotAddressable, Nullable, Required, WithoutParameters,
+    Addressable, At, Field, FieldHandle, HandleAs, NotAddressable, Nullability, Nullable, Required, WithoutParameters,
 };
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{FilterArg, Predicate, Text};

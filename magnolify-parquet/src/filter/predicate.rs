@@ -8,7 +8,7 @@ use std::sync::Arc;
 use parquet::schema::types::SchemaDescriptor;
 
 use super::column_test::{bind_leaf, BoundTest, ColumnFilter, ColumnTest, ColumnValues, Tree, ValueTest};
-use super::handle::{Field, Nullable};
+use super::handle::{Field, Nullability, Nullable};
 use super::key::FilterValue;
 use crate::error::Result;
 use crate::field::ParquetReadOwned;
@@ -167,14 +167,14 @@ fn bind<R>(
 
 impl<R: 'static> Predicate<R> {
     /// The leaf testing `field`'s values with `holds` (`None`: a null).
-    fn leaf<T: ParquetReadOwned + Send + Sync + 'static, N>(
+    fn leaf<T: ParquetReadOwned + Send + Sync + 'static, N: Nullability>(
         field: &Field<R, T, N>,
         condition: Condition,
         text: String,
         holds: impl Fn(Option<&T>) -> bool + Send + Sync + 'static,
     ) -> Self {
         let holds: ValueTest<T> = Arc::new(holds);
-        let column_test = Arc::new(ColumnValues { opts: field.opts, holds: holds.clone() });
+        let column_test = Arc::new(ColumnValues { opts: field.opts, nullable: N::NULLABLE, holds: holds.clone() });
         let get = field.get.clone();
         let test = Arc::new(move |r: &R| get.test(r, |x| holds(x)));
         let leaf = Leaf { parts: field.parts.clone(), condition, test, column_test, text };
@@ -220,7 +220,7 @@ impl<R> fmt::Debug for Predicate<R> {
     }
 }
 
-impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialEq + Clone + fmt::Debug, N> Field<R, T, N> {
+impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialEq + Clone + fmt::Debug, N: Nullability> Field<R, T, N> {
     /// A comparison with `value` by `holds(field value, value)`.
     fn compare(&self, op: Op, value: T, holds: fn(&T, &T) -> bool) -> Predicate<R> {
         let text = format!("{} {} {value:?}", self.path, op.symbol());
@@ -249,7 +249,7 @@ impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialEq + Clone + fmt::De
     }
 }
 
-impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialOrd + Clone + fmt::Debug, N> Field<R, T, N> {
+impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialOrd + Clone + fmt::Debug, N: Nullability> Field<R, T, N> {
     /// The field is less than `value`.
     pub fn lt(&self, value: impl FilterArg<T>) -> Predicate<R> {
         self.compare(Op::Lt, value.into_value(), |x, v| x < v)
@@ -340,7 +340,7 @@ macro_rules! str_args {
 
 str_args!(String, Box<str>, Arc<str>);
 
-impl<R: 'static, T: Text + ParquetReadOwned + Send + Sync + 'static, N> Field<R, T, N> {
+impl<R: 'static, T: Text + ParquetReadOwned + Send + Sync + 'static, N: Nullability> Field<R, T, N> {
     /// The text starts with `prefix`.
     pub fn starts_with(&self, prefix: &str) -> Predicate<R> {
         let kept = prefix.to_owned();

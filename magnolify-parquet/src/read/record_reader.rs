@@ -310,8 +310,17 @@ impl<C: RecordRead, S: RowGroupSource> RecordReader<C, S> {
         };
         self.tested.0 += read as u64;
         self.tested.1 += records.len() as u64;
-        self.batch.pending = error;
-        Ok(records)
+        match error {
+            // Nothing to lend before the error: the error now, not an empty batch.
+            Some(e) if records.is_empty() => {
+                self.batch.done = true;
+                Err(e)
+            }
+            error => {
+                self.batch.pending = error;
+                Ok(records)
+            }
+        }
     }
 }
 
@@ -352,6 +361,12 @@ where
 {
     /// Decodes and assembles the next batch.
     fn load(&mut self) -> Result<()> {
+        if self.column_filter.is_some() {
+            return Err(Error::argument(
+                "next() on a reader built by `build_borrowed` with a predicate, which it tests on lent batches: \
+                 lend them with next_batch, or build the reader with `build` to iterate owned records",
+            ));
+        }
         let (threads, resolved) = (self.threads, self.resolved.clone());
         self.start_threads(|decoder, schema, _| {
             Ok(Decoding::Threads(Workers::start(decoder, schema, Assemble(resolved), threads)?))

@@ -127,27 +127,71 @@ fn a_predicate_reads_row_groups_and_pages_alike_whether_records_borrow_or_not() 
 }
 
 #[test]
-fn a_predicate_on_a_column_the_file_lacks_is_an_error_when_records_borrow() {
-    // A file of `OwnedRow`s without `note`: owned records test the field's
-    // value (none); records that borrow are tested on columns, and say so.
+fn a_predicate_on_a_column_the_file_lacks_tests_nulls_as_an_owned_read_does() {
+    // A file without `note` (nor the group `extra`): an owned read finds
+    // `None` there, and so does the column test of records that borrow.
     #[derive(ParquetType)]
     struct NoNote<'a> {
         id: u64,
         name: &'a str,
     }
     let mut w = magnolify_parquet::ParquetWriter::<NoNote, _>::new(Vec::new()).unwrap();
-    w.write(&NoNote { id: 1, name: "a" }).unwrap();
+    for (id, name) in [(1, "a"), (2, "b"), (3, "c")] {
+        w.write(&NoNote { id, name }).unwrap();
+    }
     let file = Bytes::from(w.into_inner().unwrap());
 
-    #[derive(ParquetType, Debug)]
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Extra {
+        level: i32,
+    }
+    #[derive(ParquetType, Debug, PartialEq)]
     struct WithNote<'a> {
         id: u64,
         note: Option<&'a str>,
+        extra: Option<Extra>,
     }
-    let options = ReadOptions::default().filter(WithNote::fields().note.is_null());
-    let e = ReaderBuilder::new(file).unwrap().build_borrowed::<WithNote>(options).err().expect("an error");
+    let lend = |predicate: Predicate<WithNote<'static>>| {
+        let options = ReadOptions::default().filter(predicate);
+        let mut reader = ReaderBuilder::new(file.clone()).unwrap().build_borrowed::<WithNote>(options).unwrap();
+        let mut ids = Vec::new();
+        while let Some(batch) = reader.next_batch().unwrap() {
+            ids.extend(batch.iter().map(|r| (r.id, r.note.map(str::to_owned), r.extra.is_none())));
+        }
+        (ids, reader.counts().records_read)
+    };
+    let f = WithNote::fields();
+    let all = vec![(1, None, true), (2, None, true), (3, None, true)];
+    assert_eq!(lend(f.note.is_null().and(f.id.ge(2))), (all[1..].to_vec(), 3));
+    assert_eq!(lend(f.extra.level.is_null()), (all.clone(), 3));
+    assert_eq!(lend(f.note.eq("x").or(f.extra.level.gt(0))), (vec![], 3));
+
+    // A required field whose column is missing cannot be read owned
+    // either; the error says what to change.
+    #[derive(ParquetType, Debug)]
+    struct Scored {
+        id: u64,
+        #[parquet(default)]
+        score: i32,
+    }
+    let options = ReadOptions::default().filter(Scored::fields().score.gt(0));
+    let e = ReaderBuilder::new(file.clone()).unwrap().build_borrowed::<Scored>(options).err().expect("an error");
     let text = e.to_string();
-    assert!(text.contains("note") && text.contains("the file does not have"), "{text}");
+    assert!(text.contains("score") && text.contains("make the field an Option"), "{text}");
+}
+
+/// Iterating a reader built to lend with a predicate would skip the test:
+/// it is an error, and lending works.
+#[test]
+fn iterating_a_reader_built_to_lend_with_a_predicate_is_an_error() {
+    let rows = owned_rows(20);
+    let file = file(&rows, WriterBuilder::new());
+    let f = OwnedRow::fields();
+    let options = ReadOptions::default().filter(f.id.lt(3));
+    let mut reader = ReaderBuilder::new(file).unwrap().build_borrowed::<OwnedRow>(options).unwrap();
+    let e = reader.next().expect("an answer").unwrap_err();
+    assert!(e.to_string().contains("lend them with next_batch"), "{e}");
+    assert!(reader.next().is_none());
 }
 
 #[test]
@@ -232,4 +276,50 @@ fn a_damaged_file_filtered_while_lending_errs_where_an_owned_read_errs_and_never
         }
     }
     assert!(errors > 0 && same > 0, "{errors} errors, {same} readable");
+}
+
+/// Field types that borrow keep their record addressable: a newtype with a
+/// lifetime has the handles of what it wraps, a `Cow` of a value those of
+/// the value, a `Cow` of a list and a record with a lifetime and a type
+/// parameter are not addressable (and leave the others addressable).
+#[test]
+fn newtypes_cows_and_generic_records_that_borrow_keep_their_record_addressable() {
+    #[derive(ParquetType, Debug, Clone, PartialEq)]
+    struct Name<'a>(&'a str);
+    #[derive(ParquetType, Debug, Clone, PartialEq)]
+    struct Pair<'a, T> {
+        label: &'a str,
+        value: T,
+    }
+    #[derive(ParquetType, Debug, Clone, PartialEq)]
+    struct Entry<'a> {
+        id: std::borrow::Cow<'a, i64>,
+        name: Name<'a>,
+        scores: std::borrow::Cow<'a, [i32]>,
+        pair: Pair<'a, u8>,
+    }
+    let rows: Vec<Entry<'static>> = (0..10)
+        .map(|i| Entry {
+            id: std::borrow::Cow::Owned(i),
+            name: Name(["ada", "bob"][i as usize % 2]),
+            scores: std::borrow::Cow::Owned(vec![i as i32; (i % 3) as usize]),
+            pair: Pair { label: "p", value: i as u8 },
+        })
+        .collect();
+    let mut w = magnolify_parquet::ParquetWriter::<Entry, _>::new(Vec::new()).unwrap();
+    for r in &rows {
+        w.write(r).unwrap();
+    }
+    let file = Bytes::from(w.into_inner().unwrap());
+    let f = Entry::fields();
+    let _: magnolify_parquet::filter::NotAddressable = f.scores;
+    let _: magnolify_parquet::filter::NotAddressable = f.pair;
+    let options = ReadOptions::default().filter(f.name.eq("bob").and(f.id.lt(7)));
+    let mut reader = ReaderBuilder::new(file).unwrap().build_borrowed::<Entry>(options).unwrap();
+    let mut lent = Vec::new();
+    while let Some(batch) = reader.next_batch().unwrap() {
+        lent.extend(batch.iter().map(|e| (*e.id, e.name.0.to_owned(), e.scores.to_vec())));
+    }
+    let bob = || "bob".to_owned();
+    assert_eq!(lent, [(1, bob(), vec![1]), (3, bob(), vec![]), (5, bob(), vec![5, 5])]);
 }
