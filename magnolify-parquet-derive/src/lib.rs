@@ -90,6 +90,7 @@ use crate::model::Container;
 /// | `list = "..."` | list layout of this field, at every nesting; only on lists and containers of them |
 /// | `timestamp = "millis" \| "micros" \| "nanos"` | unit of TIME/TIMESTAMP values (default micros); only on chrono time types and containers of them |
 /// | `exact` | with `timestamp`: digits finer than the unit are an error when written, instead of truncated toward the past |
+/// | `json` | text annotated JSON instead of STRING (`BYTE_ARRAY (JSON)`), for engines that read JSON columns; only on text types (`String`, `&str`, `Box<str>`, `Cow<str>`) and containers of them |
 /// | `decimal(precision = P, scale = S, physical = "...")` | DECIMAL(P, S), 1 ≤ P ≤ 76, 0 ≤ S ≤ P (`scale` defaults to 0); `physical` is `"int32"` (P ≤ 9), `"int64"` (P ≤ 18), `"fixed"` or `"binary"`, chosen by precision when not set; required on decimal types, refused on others |
 /// | `with = "path::to::module"` | custom conversion, see below |
 /// | `field_id = N` | Parquet field id (0 ≤ N ≤ i32::MAX, unique among siblings) |

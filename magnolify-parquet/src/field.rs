@@ -32,9 +32,10 @@ use crate::shred::{ColumnSink, WriteAt};
     message = "`{Self}` has no Parquet form",
     label = "not a Parquet field type",
     note = "supported: primitives, strings, bytes, Option, Vec, maps, Box, references, Cow, derived structs and \
-            enums; chrono's dates and times, Uuid, rust_decimal's Decimal, BigDecimal and half's f16 with the \
-            magnolify-parquet features `chrono`, `uuid`, `decimal`, `bigdecimal` and `half` (enable the one for \
-            the type); convert other types with #[parquet(with = \"module\")]"
+            enums; chrono's dates and times, Uuid, rust_decimal's Decimal, BigDecimal, half's f16 and \
+            serde_json's Value with the magnolify-parquet features `chrono`, `uuid`, `decimal`, `bigdecimal`, \
+            `half` and `json` (enable the one for the type); convert other types with \
+            #[parquet(with = \"module\")]"
 )]
 pub trait ParquetSchema {
     /// Number of leaf columns the type occupies.
@@ -86,7 +87,8 @@ pub trait ParquetSchema {
 
 /// Which field attributes change a type's Parquet form (see
 /// [`ParquetSchema::ACCEPTS`]): `timestamp` for chrono times, `decimal` for
-/// decimals, `list` for lists; containers accept what their elements do.
+/// decimals, `list` for lists, `json` for text; containers accept what
+/// their elements do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Accepts {
     /// `timestamp = "millis" | "micros" | "nanos"`.
@@ -95,15 +97,19 @@ pub struct Accepts {
     pub decimal: bool,
     /// `list = "three-level" | "two-level" | "repeated"`.
     pub list: bool,
+    /// `json`: text annotated JSON instead of STRING.
+    pub json: bool,
 }
 
 impl Accepts {
     /// No attribute changes the form.
-    pub const NONE: Accepts = Accepts { timestamp: false, decimal: false, list: false };
+    pub const NONE: Accepts = Accepts { timestamp: false, decimal: false, list: false, json: false };
     /// A chrono time type.
     pub const TIMESTAMP: Accepts = Accepts { timestamp: true, ..Accepts::NONE };
     /// A decimal type.
     pub const DECIMAL: Accepts = Accepts { decimal: true, ..Accepts::NONE };
+    /// A text type (`String`, `&str`, ...).
+    pub const TEXT: Accepts = Accepts { json: true, ..Accepts::NONE };
 
     /// What either accepts (a map's key and value).
     pub const fn or(self, other: Accepts) -> Accepts {
@@ -111,6 +117,7 @@ impl Accepts {
             timestamp: self.timestamp || other.timestamp,
             decimal: self.decimal || other.decimal,
             list: self.list || other.list,
+            json: self.json || other.json,
         }
     }
 

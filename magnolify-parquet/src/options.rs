@@ -115,6 +115,10 @@ pub struct FieldOptions {
     pub exact_time: bool,
     /// DECIMAL precision and scale; needed by decimal types.
     pub decimal: Option<DecimalSpec>,
+    /// Whether text is annotated JSON rather than STRING
+    /// (`#[parquet(json)]`): the column holds JSON documents, which engines
+    /// without a VARIANT type read as JSON.
+    pub json: bool,
 }
 
 impl FieldOptions {
@@ -124,7 +128,7 @@ impl FieldOptions {
 
     /// The defaults.
     pub const fn new() -> Self {
-        FieldOptions { list: ListLayout::ThreeLevel, time_unit: None, exact_time: false, decimal: None }
+        FieldOptions { list: ListLayout::ThreeLevel, time_unit: None, exact_time: false, decimal: None, json: false }
     }
 
     /// With list layout `list`.
@@ -149,6 +153,23 @@ impl FieldOptions {
     /// ```
     pub const fn exact_time(mut self) -> Self {
         self.exact_time = true;
+        self
+    }
+
+    /// Text annotated JSON instead of STRING. What is written is not
+    /// checked to be JSON (`serde_json::Value`, feature `json`, writes only
+    /// JSON).
+    ///
+    /// ```
+    /// use magnolify_parquet::{schema, FieldOptions, ParquetSchema};
+    /// use parquet::basic::Repetition;
+    ///
+    /// let node = String::schema("doc", Repetition::REQUIRED, &FieldOptions::new().json())?;
+    /// assert_eq!(schema::to_text(&node).trim(), "REQUIRED BYTE_ARRAY doc (JSON);");
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub const fn json(mut self) -> Self {
+        self.json = true;
         self
     }
 

@@ -25,6 +25,8 @@ pub struct FieldAttrs {
     pub timestamp: Option<Spanned<TimeUnit>>,
     /// `exact`: finer digits than the unit are an error, not truncated.
     pub exact: Option<Spanned<()>>,
+    /// `json`: text annotated JSON instead of STRING.
+    pub json: Option<Spanned<()>>,
     /// `decimal(...)`: DECIMAL precision, scale and physical type.
     pub decimal: Option<Spanned<Decimal>>,
     /// `with = "module"`: conversion through the module's `Repr`.
@@ -36,8 +38,8 @@ pub struct FieldAttrs {
     pub bloom_filter: Option<Spanned<BloomFilter>>,
 }
 
-const FIELD_KEYS: [&str; 10] =
-    ["rename", "skip", "default", "list", "timestamp", "exact", "decimal", "with", "field_id", "bloom_filter"];
+const FIELD_KEYS: [&str; 11] =
+    ["rename", "skip", "default", "list", "timestamp", "exact", "json", "decimal", "with", "field_id", "bloom_filter"];
 const BLOOM_FILTER_KEYS: [&str; 2] = ["fpp", "ndv"];
 const DECIMAL_KEYS: [&str; 3] = ["precision", "scale", "physical"];
 const VARIANT_KEYS: [&str; 1] = ["rename"];
@@ -52,6 +54,7 @@ impl FieldAttrs {
                 "list" => set_choice(&mut out.list, meta, &ListLayout::CHOICES, errors)?,
                 "timestamp" => set_choice(&mut out.timestamp, meta, &TimeUnit::CHOICES, errors)?,
                 "exact" => set_flag(&mut out.exact, meta, errors)?,
+                "json" => set_flag(&mut out.json, meta, errors)?,
                 "decimal" => {
                     if let Some(decimal) = parse_decimal(meta, errors)? {
                         set_once(&mut out.decimal, meta, decimal, errors);
@@ -97,6 +100,7 @@ impl FieldAttrs {
         add("list", self.list.as_ref().map(|s| s.span));
         add("timestamp", self.timestamp.as_ref().map(|s| s.span));
         add("exact", self.exact.as_ref().map(|s| s.span));
+        add("json", self.json.as_ref().map(|s| s.span));
         add("decimal", self.decimal.as_ref().map(|s| s.span));
         add("with", self.with.as_ref().map(|s| s.span));
         add("field_id", self.field_id.as_ref().map(|s| s.span));

@@ -1,6 +1,6 @@
 //! Attributes checked against the field's type at compile time: a
-//! `timestamp` unit, a `decimal(..)` or a `list` layout only applies to a
-//! type whose form it changes, and a decimal needs its `decimal(..)`. Each
+//! `timestamp` unit, a `decimal(..)`, a `list` layout or `json` only applies
+//! to a type whose form it changes, and a decimal needs its `decimal(..)`. Each
 //! check is a constant assertion on the type's `ACCEPTS` / `NEEDS_DECIMAL`,
 //! spanned at the attribute (or the field's type), so the error lands there.
 
@@ -32,6 +32,16 @@ pub fn attribute_checks(s: &Stored<'_>, halves: &Halves) -> (TokenStream, TokenS
             format!(
                 "`timestamp` does not apply to `{shown}`: it sets the unit of chrono::NaiveTime, NaiveDateTime and \
                  DateTime<Utc>, and of Options, lists and maps of them"
+            ),
+        ));
+    }
+    if let Some(j) = &attrs.json {
+        checks.push((
+            j.span,
+            quote!(ACCEPTS.json),
+            format!(
+                "`json` does not apply to `{shown}`: it annotates text (String, &str, Box<str>, Cow<str>, and \
+                 Options, lists and maps of them) as JSON; serde_json::Value is always JSON"
             ),
         ));
     }

@@ -22,6 +22,9 @@ pub fn options_const(name: &Ident, field: &FieldAttrs, container: &ContainerAttr
     if field.exact.is_some() {
         calls.extend(quote!(.exact_time()));
     }
+    if field.json.is_some() {
+        calls.extend(quote!(.json()));
+    }
     if let Some(decimal) = &field.decimal {
         let d = &decimal.value;
         let precision = Literal::u8_suffixed(d.precision.as_ref().map_or(0, |p| p.value));

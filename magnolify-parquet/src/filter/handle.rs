@@ -416,6 +416,9 @@ impl<R: 'static, T: FieldHandle<R> + Clone + 'static> FieldHandle<R> for std::bo
     }
 }
 
+// A JSON document: the statistics of its text say nothing of its members.
+#[cfg(feature = "json")]
+collection_handles!([] serde_json::Value);
 
 #[cfg(feature = "chrono")]
 leaf_handles!(chrono::NaiveDate, chrono::NaiveTime, chrono::NaiveDateTime, chrono::DateTime<chrono::Utc>);

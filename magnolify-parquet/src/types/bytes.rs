@@ -18,7 +18,7 @@ use crate::shred::{ColumnSink, WriteAt};
 
 /// Checks that a column holds text: BYTE_ARRAY, unannotated or annotated as
 /// STRING, ENUM or JSON. Unannotated bytes are validated as UTF-8 per value.
-fn resolve_text(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
+pub(crate) fn resolve_text(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
     not_repeated(node, "a string")?;
     let (cursor, descr) = resolver.leaf(node)?;
     let annotation = Annotation::of(node.ty());
@@ -62,18 +62,30 @@ pub(crate) fn read_binary<'de>(plan: &LeafPlan<()>, src: &mut RecordSource<'de>)
     src.take_bytes(plan.cursor)?.ok_or_else(|| src.null_error(plan.cursor))
 }
 
+/// The annotation of a text column: JSON with `#[parquet(json)]`, else STRING.
+pub(crate) fn text_annotation(opts: &FieldOptions) -> Option<LogicalType> {
+    Some(if opts.json { LogicalType::Json } else { LogicalType::String })
+}
+
+/// Byte strings are not annotated.
+fn no_annotation(_: &FieldOptions) -> Option<LogicalType> {
+    None
+}
+
 /// The schema and write halves of byte strings: BYTE_ARRAY columns annotated
-/// `$logical`, written from the bytes `$bytes` gives for `$value`. The
-/// unsized `str` and `[u8]` (borrowed records) have only these.
+/// as `$logical` says for the field's options, which `$accepts`, written from
+/// the bytes `$bytes` gives for `$value`. The unsized `str` and `[u8]`
+/// (borrowed records) have only these.
 macro_rules! byte_string_schema_write {
-    ($logical:expr, |$value:ident| $bytes:expr; $($t:ty),*) => {$(
+    ($logical:path, $accepts:expr, |$value:ident| $bytes:expr; $($t:ty),*) => {$(
         impl ParquetSchema for $t {
             const LEAVES: usize = 1;
             // Unused by `str` and `[u8]`, which only write.
             type ReadPlan = LeafPlan<()>;
+            const ACCEPTS: crate::field::Accepts = $accepts;
 
-            fn schema(name: &str, repetition: Repetition, _opts: &FieldOptions) -> Result<Type> {
-                schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, $logical)
+            fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
+                schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, $logical(opts))
             }
         }
 
@@ -87,8 +99,10 @@ macro_rules! byte_string_schema_write {
     )*};
 }
 
-byte_string_schema_write!(Some(LogicalType::String), |text| text.as_bytes(); str, String, Box<str>, Arc<str>);
-byte_string_schema_write!(None, |bytes| bytes; [u8], Vec<u8>, bytes::Bytes, Box<[u8]>);
+byte_string_schema_write!(text_annotation, crate::field::Accepts::TEXT, |text| text.as_bytes();
+    str, String, Box<str>, Arc<str>);
+byte_string_schema_write!(no_annotation, crate::field::Accepts::NONE, |bytes| bytes;
+    [u8], Vec<u8>, bytes::Bytes, Box<[u8]>);
 
 /// The read half of byte strings: columns checked by `$resolve`, values
 /// read by `$read` (borrowed from the batch) and made into each type by its

@@ -70,6 +70,8 @@ mod civil;
 mod decimal;
 #[cfg(feature = "half")]
 mod half;
+#[cfg(feature = "json")]
+mod json;
 #[cfg(feature = "uuid")]
 mod uuid;
 

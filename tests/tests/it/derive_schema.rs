@@ -423,7 +423,7 @@ struct Probe(i32);
 impl ParquetSchema for Probe {
     const LEAVES: usize = 1;
     // It takes every attribute, to show what each one turns into.
-    const ACCEPTS: Accepts = Accepts { timestamp: true, decimal: true, list: true };
+    const ACCEPTS: Accepts = Accepts { timestamp: true, decimal: true, list: true, json: true };
 
     type ReadPlan = <i32 as ParquetSchema>::ReadPlan;
 

@@ -21,6 +21,7 @@ mod derive_schema;
 mod dremel;
 mod filters;
 mod fixtures_read;
+mod json_values;
 mod logical_types;
 mod object_stores;
 mod page_checksums;
