@@ -171,21 +171,24 @@ pub fn newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
             }
         }
     };
-    let handle = generic_impl(
-        c,
-        quote!(#inner: #p::FieldHandle<__R>,),
-        quote! {
-            type Handle = <#inner as #p::FieldHandle<__R>>::Handle;
-            type OptionalHandle = <#inner as #p::FieldHandle<__R>>::OptionalHandle;
-            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
-                <#inner as #p::FieldHandle<__R>>::handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
-            }
-            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
-                <#inner as #p::FieldHandle<__R>>::optional_handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
-            }
-        },
-    );
+    let handle = generic_impl(c, quote!(#inner: #p::FieldHandle<__R>,), handles_of_wrapped(inner));
     quote!(#argument #handle)
+}
+
+/// The items of a newtype's `FieldHandle` impl: the handles of `inner`, the
+/// type it wraps, reached through `.0`.
+fn handles_of_wrapped(inner: &impl quote::ToTokens) -> TokenStream {
+    let p = private();
+    quote! {
+        type Handle = <#inner as #p::FieldHandle<__R>>::Handle;
+        type OptionalHandle = <#inner as #p::FieldHandle<__R>>::OptionalHandle;
+        fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
+            <#inner as #p::FieldHandle<__R>>::handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
+        }
+        fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
+            <#inner as #p::FieldHandle<__R>>::optional_handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
+        }
+    }
 }
 
 /// A newtype that borrows has the handles of what it wraps in its
@@ -197,17 +200,11 @@ fn borrowed_newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
     }
     let p = private();
     let (newtype, inner) = (static_form(c), with_static_lifetimes(c, inner));
+    let items = handles_of_wrapped(&inner);
     quote! {
         #[automatically_derived]
         impl<__R: 'static> #p::FieldHandle<__R> for #newtype where #inner: #p::FieldHandle<__R> {
-            type Handle = <#inner as #p::FieldHandle<__R>>::Handle;
-            type OptionalHandle = <#inner as #p::FieldHandle<__R>>::OptionalHandle;
-            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
-                <#inner as #p::FieldHandle<__R>>::handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
-            }
-            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
-                <#inner as #p::FieldHandle<__R>>::optional_handle(__at.map(|__v: &Self| #p::Some(&__v.0)))
-            }
+            #items
         }
     }
 }
