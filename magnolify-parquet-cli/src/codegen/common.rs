@@ -28,6 +28,8 @@ pub struct FieldCx {
     pub decimals: Vec<DecimalAttr>,
     /// Layouts of the lists inside, `None` for three-level.
     pub layouts: Vec<Option<ListLayout>>,
+    /// Whether each text column inside is annotated JSON.
+    pub texts: Vec<bool>,
 }
 
 impl FieldCx {
@@ -38,9 +40,18 @@ impl FieldCx {
         }
     }
 
-    /// Adds to `attrs` the `timestamp`, `decimal` and `list` settings of
-    /// what the type collected, and to `notes` where they cannot say it all.
+    /// Adds to `attrs` the `timestamp`, `decimal`, `list` and `json`
+    /// settings of what the type collected, and to `notes` where they
+    /// cannot say it all.
     pub fn finish(&self, attrs: &mut FieldAttrs, notes: &mut Vec<String>) {
+        attrs.json = !self.texts.is_empty() && self.texts.iter().all(|json| *json);
+        if !attrs.json && self.texts.contains(&true) {
+            notes.push(
+                "Not kept: the JSON annotation of some of its text columns (the others are not JSON; all are \
+                 written back as STRING)."
+                    .to_owned(),
+            );
+        }
         attrs.timestamp = self.units.iter().copied().max();
         if self.units.iter().any(|u| Some(*u) != attrs.timestamp) {
             notes.push("Its columns have different time units: the finest reads them all.".to_owned());

@@ -78,6 +78,8 @@ pub struct FieldAttrs {
     pub decimal: Option<DecimalAttr>,
     /// `field_id = N`.
     pub field_id: Option<i32>,
+    /// `json`: the field's text columns are annotated JSON.
+    pub json: bool,
 }
 
 pub use magnolify_parquet::{DecimalPhysical, ListLayout, TimeUnit};

@@ -50,8 +50,12 @@ pub fn leaf(node: &FileNode<'_>, cx: &mut FieldCx) -> RustType {
             Some(s) => s,
             None => return unsupported(cx, "an integer width the physical type does not hold"),
         },
-        Annotation::String if physical == Physical::BYTE_ARRAY => Scalar::String,
+        Annotation::String if physical == Physical::BYTE_ARRAY => {
+            cx.texts.push(false);
+            Scalar::String
+        }
         Annotation::Enum if physical == Physical::BYTE_ARRAY => {
+            cx.texts.push(false);
             cx.notes.push(
                 "ENUM: the Parquet schema does not list its symbols, so it reads as String. Not kept: the ENUM \
                  annotation (written back as STRING). With the writer's Avro schema, `codegen --avro` generates \
@@ -60,8 +64,9 @@ pub fn leaf(node: &FileNode<'_>, cx: &mut FieldCx) -> RustType {
             );
             Scalar::String
         }
+        // Kept by `#[parquet(json)]` where all the field's text is JSON.
         Annotation::Json if physical == Physical::BYTE_ARRAY => {
-            cx.notes.push("Not kept: the JSON annotation (read as its text, written back as STRING).".to_owned());
+            cx.texts.push(true);
             Scalar::String
         }
         Annotation::Bson if physical == Physical::BYTE_ARRAY => {

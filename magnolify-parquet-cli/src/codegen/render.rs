@@ -149,6 +149,9 @@ fn attr_keys(a: &FieldAttrs) -> Vec<String> {
     if let Some(d) = &a.decimal {
         keys.push(decimal_key(d));
     }
+    if a.json {
+        keys.push("json".to_owned());
+    }
     if let Some(id) = a.field_id {
         keys.push(format!("field_id = {id}"));
     }

@@ -326,3 +326,19 @@ fn deep_nesting_is_left_out_not_overflowed() {
     assert!(code.contains("    // Parquet: `g149` is left out: nested deeper than 100 levels\n"), "{code}");
     assert_rustfmt_clean(&code);
 }
+
+/// `#[parquet(json)]` where every text column of a field is JSON; a field
+/// that mixes JSON with other text keeps no attribute and says so.
+#[test]
+fn json_columns_keep_their_annotation_where_a_field_is_all_json() {
+    let schema = "message m {
+        optional group docs (LIST) { repeated group list { required binary element (JSON); } }
+        required group by_key (MAP) { repeated group key_value {
+            required binary key (STRING); required binary value (JSON); } }
+    }";
+    let code = generate(&parse_message_type(schema).expect("parses"), &opts()).expect("generated");
+    assert!(code.contains("    #[parquet(json)]\n    pub docs: Option<Vec<String>>,\n"), "{code}");
+    let mixed = "    /// Not kept: the JSON annotation of some of its text columns (the others are not JSON; all are \
+                 written back as STRING).\n    pub by_key:";
+    assert!(code.contains(mixed), "{code}");
+}
