@@ -15,32 +15,16 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::visit_mut::VisitMut;
-use syn::{Generics, Lifetime, Type};
+use syn::{Generics, Type};
 
 use super::runtime::private;
 use super::stored::Stored;
 use crate::model::Container;
+use crate::types::erase_lifetimes;
 
 /// Whether the container borrows (lifetime parameters).
 fn borrows(c: &Container<'_>) -> bool {
     c.generics.lifetimes().next().is_some()
-}
-
-/// The container's lifetimes set to `'static` in `ty`: how a field of the
-/// record's `'static` form is typed.
-fn with_static_lifetimes(c: &Container<'_>, ty: &Type) -> Type {
-    struct Static<'a>(Vec<&'a Lifetime>);
-    impl VisitMut for Static<'_> {
-        fn visit_lifetime_mut(&mut self, lifetime: &mut Lifetime) {
-            if self.0.contains(&&*lifetime) {
-                *lifetime = Lifetime::new("'static", lifetime.span());
-            }
-        }
-    }
-    let mut ty = ty.clone();
-    Static(c.generics.lifetimes().map(|l| &l.lifetime).collect()).visit_type_mut(&mut ty);
-    ty
 }
 
 /// The record's type with every lifetime `'static` (itself if it has none).
@@ -72,7 +56,7 @@ pub fn record(c: &Container<'_>, stored: &[Stored<'_>]) -> TokenStream {
     let (ident, vis) = (c.ident, c.vis);
     let record = static_form(c);
     let handles = format_ident!("__{}Fields", ident);
-    let types: Vec<Type> = stored.iter().map(|s| with_static_lifetimes(c, s.field.ty)).collect();
+    let types: Vec<Type> = stored.iter().map(|s| erase_lifetimes(s.field.ty)).collect();
     let members = stored.iter().zip(&types).map(|(s, ty)| {
         let member = s.field.ident;
         let doc = format!("The handle of `{}`.", s.field.name);
@@ -199,7 +183,7 @@ fn borrowed_newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
         return not_addressable(c);
     }
     let p = private();
-    let (newtype, inner) = (static_form(c), with_static_lifetimes(c, inner));
+    let (newtype, inner) = (static_form(c), erase_lifetimes(inner));
     let items = handles_of_wrapped(&inner);
     quote! {
         #[automatically_derived]
