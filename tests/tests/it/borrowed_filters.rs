@@ -323,3 +323,47 @@ fn newtypes_cows_and_generic_records_that_borrow_keep_their_record_addressable()
     let bob = || "bob".to_owned();
     assert_eq!(lent, [(1, bob(), vec![1]), (3, bob(), vec![]), (5, bob(), vec![5, 5])]);
 }
+
+/// Where no record passes (ids 0 to 2 of `id >= 5`) before a record that
+/// cannot be read (3: a null into a required field), the error
+/// comes first, not an empty batch; the owned read with the same predicate
+/// gives the same error first.
+#[test]
+fn an_error_with_nothing_passing_before_it_comes_instead_of_an_empty_batch() {
+    #[derive(ParquetType)]
+    struct Written<'a> {
+        id: u64,
+        note: Option<&'a str>,
+    }
+    #[derive(ParquetType, Debug)]
+    struct Lent<'a> {
+        id: u64,
+        note: &'a str,
+    }
+    #[derive(ParquetType, Debug)]
+    struct Owned {
+        id: u64,
+        note: String,
+    }
+    let mut w = magnolify_parquet::ParquetWriter::<Written, _>::new(Vec::new()).unwrap();
+    for id in 0..10 {
+        w.write(&Written { id, note: (id != 3).then_some("n") }).unwrap();
+    }
+    let file = Bytes::from(w.into_inner().unwrap());
+
+    let owned = ReadOptions::default().filter(Owned::fields().id.ge(5));
+    let mut reader = ReaderBuilder::new(file.clone()).unwrap().build::<Owned>(owned).unwrap();
+    let owned_error = reader.next().expect("an answer").unwrap_err().to_string();
+    assert!(owned_error.contains("record 3") && owned_error.contains("note"), "{owned_error}");
+
+    for threads in [1, 2] {
+        let options = ReadOptions::default().threads(threads).filter(Lent::fields().id.ge(5));
+        let mut reader = ReaderBuilder::new(file.clone()).unwrap().build_borrowed::<Lent>(options).unwrap();
+        let lent_error = match reader.next_batch() {
+            Err(e) => e.to_string(),
+            Ok(batch) => panic!("{threads} threads: a batch before the error: {batch:?}"),
+        };
+        assert_eq!(lent_error, owned_error, "{threads} threads");
+        assert!(reader.next_batch().unwrap().is_none(), "{threads} threads: a batch after the error");
+    }
+}
