@@ -5,9 +5,9 @@
 use std::collections::hash_map::{Entry, HashMap};
 use std::hash::Hash;
 
-use crate::attr::{Decimal, FieldAttrs};
+use crate::attr::{Decimal, FieldAttrs, UnionLayout};
 use crate::errors::Errors;
-use crate::model::{Body, Container, Field, Variant};
+use crate::model::{Body, Container, Field, Variant, VariantData};
 use crate::types::is_recursive;
 
 pub fn check(c: &Container<'_>, errors: &mut Errors) {
@@ -19,6 +19,10 @@ pub fn check(c: &Container<'_>, errors: &mut Errors) {
             }
         }
         Body::UnitEnum(variants) => check_enum(variants, errors),
+        Body::DataEnum(variants, layout) => {
+            check_enum(variants, errors);
+            check_data_enum(c, variants, *layout, errors);
+        }
     }
 }
 
@@ -103,6 +107,15 @@ fn check_decimal(d: &Decimal, key_span: proc_macro2::Span, errors: &mut Errors) 
 }
 
 fn check_enum(variants: &[Variant<'_>], errors: &mut Errors) {
+    let mut others = variants.iter().filter_map(|v| v.attrs.other.as_ref());
+    if let (Some(_), Some(second)) = (others.next(), others.next()) {
+        errors.at(second.span, "only one variant can be `other`: it reads every variant the enum lacks");
+    }
+    for v in variants {
+        if let (Some(other), false) = (&v.attrs.other, matches!(v.data, VariantData::Unit)) {
+            errors.at(other.span, "`other` goes on a unit variant: an unknown variant's data has no type to read into");
+        }
+    }
     let mut symbols: HashMap<&str, &Variant<'_>> = HashMap::new();
     for v in variants {
         let span = v.attrs.rename.as_ref().map_or(v.ident.span(), |r| r.span);
@@ -117,6 +130,50 @@ fn check_enum(variants: &[Variant<'_>], errors: &mut Errors) {
         }
     }
 }
+
+/// What a group of a tag and variant fields, or of union members, needs.
+fn check_data_enum(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionLayout>, errors: &mut Errors) {
+    for v in variants {
+        match &v.data {
+            VariantData::Unit => {}
+            VariantData::Newtype(field, attrs) => {
+                check_field_attrs(attrs, errors);
+                if attrs.with.is_none() && is_recursive(&field.ty, c.ident) {
+                    errors.spanned(&field.ty, "recursive types are not supported: a Parquet schema is finite");
+                }
+            }
+            VariantData::Struct(fields) => check_record(c, fields, errors),
+        }
+        match layout {
+            None if v.symbol == TAG && !matches!(v.data, VariantData::Unit) => {
+                let span = v.attrs.rename.as_ref().map_or(v.ident.span(), |r| r.span);
+                errors.at(span, format!("a variant with data cannot be named \"{TAG}\": the tag column has that name"));
+            }
+            None => {}
+            Some(UnionLayout::Avro) => {
+                if matches!(v.data, VariantData::Unit) {
+                    errors.spanned(
+                        v.ident,
+                        "an Avro union member holds a value: make this a newtype or struct variant, or make the \
+                         field an Option for Avro's null branch",
+                    );
+                }
+                if let Some(rename) = &v.attrs.rename {
+                    errors.at(
+                        rename.span,
+                        "union members are named by position (member0, member1, ...): remove `rename`",
+                    );
+                }
+                if let Some(other) = &v.attrs.other {
+                    errors.at(other.span, "a union has no tag to read an unknown variant from: remove `other`");
+                }
+            }
+        }
+    }
+}
+
+/// The name of the tag column of an enum with data.
+pub const TAG: &str = "variant";
 
 /// The value already under `key`, if any; else inserts `value`. Duplicates
 /// are reported against the first occurrence.

@@ -37,11 +37,39 @@ use crate::model::Container;
 /// | `struct S { a: A, b: B }` | a group with fields `a` and `b`; a record (message) at the top level |
 /// | `struct Id(T);` (newtype) | the form of `T`, transparently |
 /// | `enum E { A, B }` (unit variants only) | `BYTE_ARRAY (ENUM)` holding `"A"` or `"B"` |
+/// | `enum E { A { x: X }, B(Y), C }` (variants with data) | a group: `variant` (ENUM, the variant's symbol), then an OPTIONAL field per variant with data, sorted by name (`A`, a group of `x`; `B`, the form of `Y`); exactly the tag's field is set |
+/// | the same with `#[parquet(union = "avro")]` | parquet-avro's union: OPTIONAL `member0`, `member1`, ... in declaration order, exactly one set |
 ///
-/// Unions, enums with data, unit structs, tuple structs of 0 or 2+ fields,
-/// structs with no stored field (Parquet has no empty groups) and recursive
-/// types are compile errors. Type parameters are allowed: each field type
+/// Unions, unit structs, tuple structs of 0 or 2+ fields, tuple variants of
+/// 0 or 2+ values, structs with no stored field (Parquet has no empty
+/// groups), enums with data and generic parameters, and recursive types are
+/// compile errors. Type parameters are allowed elsewhere: each field type
 /// that uses one gets the bound each impl needs.
+///
+/// ```
+/// use magnolify_parquet::{ParquetReader, ParquetType, ParquetWriter};
+///
+/// #[derive(ParquetType, Debug, PartialEq)]
+/// enum Shape {
+///     Circle { radius: f64 },
+///     Label(String),
+///     Empty,
+/// }
+///
+/// #[derive(ParquetType, Debug, PartialEq)]
+/// struct Drawing { shapes: Vec<Shape>, main: Option<Shape> }
+///
+/// let drawing = Drawing {
+///     shapes: vec![Shape::Circle { radius: 2.0 }, Shape::Empty],
+///     main: Some(Shape::Label("title".into())),
+/// };
+/// let mut writer = ParquetWriter::<Drawing, _>::new(Vec::new())?;
+/// writer.write(&drawing)?;
+/// let file = bytes::Bytes::from(writer.into_inner()?);
+/// let read: Vec<Drawing> = ParquetReader::<Drawing, _>::new(file)?.collect::<Result<_, _>>()?;
+/// assert_eq!(read, [drawing]);
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
 ///
 /// # Borrowing records
 ///
@@ -79,6 +107,7 @@ use crate::model::Container;
 /// | `rename = "Name"` | message name of a record (default: the type's name) |
 /// | `rename_all = "..."` | case of field names or variant symbols: `"lowercase"`, `"UPPERCASE"`, `"PascalCase"`, `"camelCase"`, `"snake_case"`, `"SCREAMING_SNAKE_CASE"`, `"kebab-case"`, `"SCREAMING-KEBAB-CASE"` (serde's rules) |
 /// | `list = "..."` | list layout of every field that sets none: `"three-level"` (default, the format's standard), `"two-level"` (parquet-avro's `array` layout), `"repeated"` (bare repeated field) |
+/// | `union = "avro"` | on an enum with data: parquet-avro's union layout (`member0..memberN`) instead of the tag and variant fields |
 ///
 /// On a field:
 ///
@@ -99,7 +128,10 @@ use crate::model::Container;
 /// Every struct also gets `fields()`: typed handles of its fields for the
 /// predicates of `magnolify_parquet::filter`.
 ///
-/// On an enum variant: `rename = "SYMBOL"`.
+/// On an enum variant: `rename = "SYMBOL"`; `other` on one unit variant,
+/// which then reads every symbol the enum lacks instead of failing. The
+/// value of a newtype variant takes the field attributes but `rename`,
+/// `skip` and `default`; the fields of a struct variant take them all.
 ///
 /// Doc comments (`///`) on the record and its fields, nested ones included,
 /// are written into the file's footer under `magnolify.docs` and

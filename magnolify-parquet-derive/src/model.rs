@@ -1,18 +1,19 @@
 //! The derive input turned into what the expansion needs: the shape
-//! (record, newtype or unit enum), the parsed attributes, the Parquet names.
+//! (record, newtype, unit enum or enum with data), the parsed attributes,
+//! the Parquet names.
 //! Shapes that have no Parquet form are reported here.
 
 use syn::ext::IdentExt;
 use syn::{Data, DeriveInput, Fields, Generics, Ident, Type, Visibility};
 
-use crate::attr::{check_serde, ContainerAttrs, FieldAttrs, SerdePlace, VariantAttrs};
+use crate::attr::{check_serde, ContainerAttrs, FieldAttrs, SerdePlace, UnionLayout, VariantAttrs};
 use crate::docs::doc_text;
 use crate::errors::Errors;
 
 /// What the derive supports, for the messages about what it does not.
-const SUPPORTED: &str =
-    "#[derive(ParquetType)] supports structs with named fields, newtype structs (exactly one unnamed field) \
-     and enums whose variants are all unit variants";
+const SUPPORTED: &str = "#[derive(ParquetType)] supports structs with named fields, newtype structs (exactly \
+     one unnamed field), and enums whose variants are unit variants, newtype variants (one unnamed field) or \
+     struct variants (named fields)";
 
 /// The type being derived.
 pub struct Container<'a> {
@@ -23,9 +24,12 @@ pub struct Container<'a> {
     /// The type's doc comment.
     pub doc: Option<String>,
     pub body: Body<'a>,
+    /// A struct the derive made for an enum with data to write or read
+    /// through: no field handles and no record impl of its own.
+    pub hidden: bool,
 }
 
-/// The three shapes with a Parquet form.
+/// The shapes with a Parquet form.
 pub enum Body<'a> {
     /// A struct with named fields: a group.
     Record(Vec<Field<'a>>),
@@ -33,12 +37,18 @@ pub enum Body<'a> {
     Newtype(&'a Type),
     /// An enum of unit variants: an ENUM string.
     UnitEnum(Vec<Variant<'a>>),
+    /// An enum with data (or with `union` set): a group of a tag and one
+    /// optional field per variant with data, or parquet-avro's members.
+    DataEnum(Vec<Variant<'a>>, Option<UnionLayout>),
 }
 
 /// A named field of a record.
 pub struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
+    /// The field's attributes as written (an enum variant's fields are
+    /// copied, with them, into the structs the enum reads through).
+    pub written: &'a [syn::Attribute],
     pub attrs: FieldAttrs,
     pub doc: Option<String>,
     /// The name in the Parquet schema.
@@ -52,12 +62,25 @@ impl Field<'_> {
     }
 }
 
-/// A unit variant of an enum.
+/// A variant of an enum.
 pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub attrs: VariantAttrs,
     /// The symbol written.
     pub symbol: String,
+    /// The variant's doc comment.
+    pub doc: Option<String>,
+    pub data: VariantData<'a>,
+}
+
+/// What a variant holds.
+pub enum VariantData<'a> {
+    /// Nothing: `Cash`.
+    Unit,
+    /// One value: `Transfer(String)`, with its field attributes.
+    Newtype(&'a syn::Field, Box<FieldAttrs>),
+    /// Named fields: `Card { last4: String }`.
+    Struct(Vec<Field<'a>>),
 }
 
 impl<'a> Container<'a> {
@@ -100,38 +123,7 @@ impl<'a> Container<'a> {
                 errors.spanned(&input.ident, "enums with no variants are not supported: there is no value to store");
                 return None;
             }
-            Data::Enum(data) => {
-                for (key, span) in attrs.present().into_iter().filter(|(key, _)| *key != "rename_all") {
-                    errors.at(
-                        span,
-                        format!(
-                            "`{key}` has no effect on an enum: its column takes the name and options of the field \
-                             that holds it; rename symbols with `rename` on variants or `rename_all`"
-                        ),
-                    );
-                }
-                let mut variants = Vec::new();
-                for v in &data.variants {
-                    let vattrs = VariantAttrs::parse(&v.attrs, errors);
-                    if !matches!(v.fields, Fields::Unit) {
-                        errors.spanned(
-                            &v.fields,
-                            format!(
-                                "enum variants with data are not supported: an enum is stored as an ENUM string \
-                                 of its variant name; {SUPPORTED}"
-                            ),
-                        );
-                        continue;
-                    }
-                    let symbol = match (&vattrs.rename, &attrs.rename_all) {
-                        (Some(r), _) => r.value.clone(),
-                        (None, Some(rule)) => rule.value.apply_to_variant(&v.ident.unraw().to_string()),
-                        (None, None) => v.ident.unraw().to_string(),
-                    };
-                    variants.push(Variant { ident: &v.ident, attrs: vattrs, symbol });
-                }
-                Body::UnitEnum(variants)
-            }
+            Data::Enum(data) => enum_body(input, data, &attrs, errors)?,
             Data::Union(data) => {
                 errors.spanned(data.union_token, format!("unions are not supported; {SUPPORTED}"));
                 return None;
@@ -144,6 +136,7 @@ impl<'a> Container<'a> {
             attrs,
             doc: doc_text(&input.attrs),
             body,
+            hidden: false,
         })
     }
 }
@@ -163,7 +156,7 @@ fn record_field<'a>(field: &'a syn::Field, container: &ContainerAttrs, errors: &
         (None, Some(rule)) => rule.value.apply_to_field(&ident.unraw().to_string()),
         (None, None) => ident.unraw().to_string(),
     };
-    Some(Field { ident, ty: &field.ty, attrs, doc: doc_text(&field.attrs), name })
+    Some(Field { ident, ty: &field.ty, written: &field.attrs, attrs, doc: doc_text(&field.attrs), name })
 }
 
 /// A newtype is transparent: it has no name or options of its own.
@@ -186,4 +179,86 @@ fn newtype_attrs(field: &syn::Field, container: &ContainerAttrs, errors: &mut Er
             format!("`{key}` has no effect inside a newtype struct, which is transparent: put it on the field that holds the newtype"),
         );
     }
+}
+
+/// An enum: unit variants only make an ENUM string (unless `union` is
+/// set), any variant with data makes a group.
+fn enum_body<'a>(
+    input: &'a DeriveInput,
+    data: &'a syn::DataEnum,
+    attrs: &ContainerAttrs,
+    errors: &mut Errors,
+) -> Option<Body<'a>> {
+    let has_data = data.variants.iter().any(|v| !matches!(v.fields, Fields::Unit));
+    let layout = attrs.union.as_ref().map(|u| u.value);
+    let grouped = has_data || layout.is_some();
+    for (key, span) in attrs.present() {
+        let effect = match key {
+            "rename_all" => continue,
+            "list" | "union" if grouped => continue,
+            "list" => "it applies to the lists inside enums with data; a unit enum is one ENUM column",
+            "union" => "it applies to enums with data; a unit enum is one ENUM column",
+            _ => {
+                "its column takes the name and options of the field that holds it; rename symbols with \
+                  `rename` on variants or `rename_all`"
+            }
+        };
+        errors.at(span, format!("`{key}` has no effect on this enum: {effect}"));
+    }
+    if grouped && !input.generics.params.is_empty() {
+        errors.spanned(
+            &input.generics,
+            "enums with data cannot have generic parameters: give the variants concrete types (an enum of unit \
+             variants may have them)",
+        );
+        return None;
+    }
+    let mut variants = Vec::new();
+    for v in &data.variants {
+        let vattrs = VariantAttrs::parse(&v.attrs, errors);
+        let data = match &v.fields {
+            Fields::Unit => VariantData::Unit,
+            Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+                let field = &unnamed.unnamed[0];
+                VariantData::Newtype(field, Box::new(newtype_variant_attrs(field, errors)))
+            }
+            Fields::Named(named) if !named.named.is_empty() => {
+                // `rename_all` renames the variants, not their fields (as serde's).
+                let unrenamed = ContainerAttrs::default();
+                VariantData::Struct(named.named.iter().filter_map(|f| record_field(f, &unrenamed, errors)).collect())
+            }
+            other => {
+                errors.spanned(
+                    other,
+                    "a variant holds nothing (a unit variant), one value (`Transfer(String)`) or named fields \
+                     (`Card { last4: String }`): give these fields names",
+                );
+                continue;
+            }
+        };
+        let symbol = match (&vattrs.rename, &attrs.rename_all) {
+            (Some(r), _) => r.value.clone(),
+            (None, Some(rule)) => rule.value.apply_to_variant(&v.ident.unraw().to_string()),
+            (None, None) => v.ident.unraw().to_string(),
+        };
+        variants.push(Variant { ident: &v.ident, attrs: vattrs, symbol, doc: doc_text(&v.attrs), data });
+    }
+    Some(if grouped { Body::DataEnum(variants, layout) } else { Body::UnitEnum(variants) })
+}
+
+/// The value of a newtype variant is stored under the variant's name, as
+/// the variant's field: it takes every field attribute but those that
+/// name or leave out a field.
+fn newtype_variant_attrs(field: &syn::Field, errors: &mut Errors) -> FieldAttrs {
+    let attrs = FieldAttrs::parse(&field.attrs, errors);
+    if let Some(skip) = &attrs.skip {
+        errors.at(skip.span, "the value of a newtype variant cannot be skipped: it is the variant's data");
+    }
+    if let Some(rename) = &attrs.rename {
+        errors.at(rename.span, "the value of a newtype variant is named by its variant: `rename` the variant");
+    }
+    if let Some(default) = &attrs.default {
+        errors.at(default.span, "a variant's field is optional: a file without it reads as another variant");
+    }
+    attrs
 }

@@ -4,17 +4,12 @@
 use std::fmt::Display;
 use std::marker::PhantomData;
 
-use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
-use parquet::schema::types::Type;
-
 use crate::assemble::{FileNode, GroupStart, NullCheck, RecordSource, Resolver};
 use crate::error::{Error, Location, Result};
 use crate::field::{ParquetRead, ParquetSchema, ParquetWrite};
-use crate::logical::Annotation;
 use crate::options::FieldOptions;
-use crate::schema;
 use crate::shred::{ColumnSink, WriteAt};
-use crate::types::{LeafPlan, Slot};
+use crate::types::Slot;
 
 /// Checks that `node` can hold a struct and starts resolving it; the
 /// returned [`GroupStart`] gives the struct's null check once its fields are
@@ -129,39 +124,6 @@ pub fn with_write_error(sink: &ColumnSink, leaf: usize, field: &str, error: impl
 pub fn with_read_error(source: &RecordSource<'_>, field: &str, error: impl Display) -> Error {
     let location = Location { field: Some(field.to_owned()), ..Location::default() }.with_record(source.record());
     Error::value(location, format!("conversion failed: {error}"))
-}
-
-/// Schema of a unit-only enum: BYTE_ARRAY annotated ENUM.
-pub fn enum_schema(name: &str, repetition: Repetition) -> Result<Type> {
-    schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, Some(LogicalType::Enum))
-}
-
-/// Resolves a unit-only enum: ENUM, STRING or unannotated BYTE_ARRAY.
-pub fn enum_resolve(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<LeafPlan<()>> {
-    crate::types::not_repeated(node, "an enum")?;
-    let (cursor, descr) = resolver.leaf(node)?;
-    let text = matches!(Annotation::of(node.ty()), Annotation::None | Annotation::String | Annotation::Enum);
-    if descr.physical_type() != PhysicalType::BYTE_ARRAY || !text {
-        return Err(node.mismatch("an enum reads ENUM or STRING columns"));
-    }
-    Ok(LeafPlan { cursor, conv: () })
-}
-
-/// Reads an enum symbol: its index in `symbols`, or an error naming the
-/// unknown symbol and the column.
-#[inline]
-pub fn enum_read(plan: &LeafPlan<()>, source: &mut RecordSource<'_>, symbols: &[&str]) -> Result<usize> {
-    let c = plan.cursor;
-    match source
-        .take_bytes(c)?
-        .map(|b| symbols.iter().position(|s| s.as_bytes() == b).ok_or_else(|| String::from_utf8_lossy(b).into_owned()))
-    {
-        Some(Ok(i)) => Ok(i),
-        Some(Err(unknown)) => {
-            Err(source.value_error(c, format!("unknown enum symbol {unknown:?}; expected one of {symbols:?}")))
-        }
-        None => Err(source.null_error(c)),
-    }
 }
 
 /// Joins a doc path.

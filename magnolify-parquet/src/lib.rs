@@ -116,7 +116,9 @@ pub mod __private {
     pub use crate::schema::{group, message_from, with_id};
     pub use crate::shred::{ColumnSink, WriteAt};
     pub use crate::types::LeafPlan;
-    pub use crate::types::{ListElement, Slot, StructPlan};
+    pub use crate::types::{
+        enum_read, enum_resolve, enum_schema, EnumPlan, ListElement, Slot, StructPlan, VariantSymbols, VariantTag,
+    };
     pub use core::marker::PhantomData;
     pub use core::option::Option::{self, None, Some};
     pub use core::result::Result::{Err, Ok};

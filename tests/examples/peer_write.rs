@@ -17,6 +17,9 @@
 //!   crate, the others by the library's own encoder);
 //! * `nested.three-level.parquet` and `nested.two-level.parquet`: the seed
 //!   `Nested` record in the default layout and in parquet-avro's 2-level one;
+//! * `enums.parquet`: an enum with data as a top-level and an optional
+//!   field (the group of a `variant` tag and one optional field per variant
+//!   with data), which the peer check also filters on the tag in SQL;
 //! * `sales.dataset/`: a dataset partitioned by a date and a string (with
 //!   values to escape and nulls), by the dataset writer on 2 threads in
 //!   files of at most 3 records, with `sales.dataset.expected.json` beside
@@ -515,6 +518,59 @@ fn wide_rows() -> Vec<Wide> {
 }
 
 // ---------------------------------------------------------------------------
+// An enum with data
+// ---------------------------------------------------------------------------
+
+#[derive(ParquetType, Debug, Clone)]
+enum Payment {
+    Card { last4: String, expiry: NaiveDate },
+    Transfer(String),
+    Cash,
+}
+
+impl ToJson for Payment {
+    /// The group as engines read it: the tag, and each variant's field,
+    /// null but for the variant's.
+    fn to_json(&self, f: Fmt) -> Value {
+        let (variant, card, transfer) = match self {
+            Payment::Card { last4, expiry } => {
+                let card = json::object(vec![("last4", last4.to_json(f)), ("expiry", expiry.to_json(f))]);
+                ("Card", card, Value::Null)
+            }
+            Payment::Transfer(iban) => ("Transfer", Value::Null, iban.to_json(f)),
+            Payment::Cash => ("Cash", Value::Null, Value::Null),
+        };
+        json::object(vec![("variant", Value::from(variant)), ("Card", card), ("Transfer", transfer)])
+    }
+}
+
+#[derive(ParquetType, Debug, Clone)]
+struct Paid {
+    id: i32,
+    payment: Payment,
+    refund: Option<Payment>,
+}
+to_json_struct!(Paid { "id" => id, "payment" => payment, "refund" => refund });
+
+fn paid_rows() -> Vec<Paid> {
+    (0..30)
+        .map(|i| {
+            let payment = match i % 3 {
+                0 => Payment::Card {
+                    last4: format!("{:04}", i * 37 % 10_000),
+                    expiry: NaiveDate::from_ymd_opt(2027 + i % 5, 1 + (i % 12) as u32, 28).expect("a date"),
+                },
+                1 => Payment::Transfer(format!("DE{i:02}")),
+                _ => Payment::Cash,
+            };
+            let refund =
+                (i % 4 == 0).then(|| if i % 8 == 0 { Payment::Cash } else { Payment::Transfer(String::new()) });
+            Paid { id: i, payment, refund }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
 // Output
 // ---------------------------------------------------------------------------
 
@@ -600,6 +656,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     emit(dir, "nested.three-level", &nested, WriterBuilder::<Nested>::new())?;
     let two_level: Vec<NestedTwoLevel> = nested.into_iter().map(NestedTwoLevel::from).collect();
     emit(dir, "nested.two-level", &two_level, WriterBuilder::<NestedTwoLevel>::new())?;
+    emit(dir, "enums", &paid_rows(), WriterBuilder::<Paid>::new().max_row_group_rows(16))?;
     emit_dataset(dir)?;
     Ok(())
 }

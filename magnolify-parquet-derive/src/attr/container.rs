@@ -15,9 +15,21 @@ pub struct ContainerAttrs {
     pub rename_all: Option<Spanned<RenameRule>>,
     /// `list = "..."`: the list layout of every field that does not set one.
     pub list: Option<Spanned<ListLayout>>,
+    /// `union = "avro"`: an enum with data in parquet-avro's union layout.
+    pub union: Option<Spanned<UnionLayout>>,
 }
 
-const KEYS: [&str; 3] = ["rename", "rename_all", "list"];
+/// The layouts of an enum with data besides the default (a tag and one
+/// field per variant with data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnionLayout {
+    /// parquet-avro's: optional `member0..memberN`, exactly one set.
+    Avro,
+}
+
+const UNION_LAYOUTS: [(&str, UnionLayout); 1] = [("avro", UnionLayout::Avro)];
+
+const KEYS: [&str; 4] = ["rename", "rename_all", "list", "union"];
 
 impl ContainerAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
@@ -26,6 +38,7 @@ impl ContainerAttrs {
                 "rename" => set_string(&mut out.rename, meta, "rename = \"Name\"", errors)?,
                 "rename_all" => set_choice(&mut out.rename_all, meta, &RenameRule::ALL, errors)?,
                 "list" => set_choice(&mut out.list, meta, &ListLayout::CHOICES, errors)?,
+                "union" => set_choice(&mut out.union, meta, &UNION_LAYOUTS, errors)?,
                 _ => return Ok(false),
             }
             Ok(true)
@@ -43,6 +56,9 @@ impl ContainerAttrs {
         }
         if let Some(s) = &self.list {
             out.push(("list", s.span));
+        }
+        if let Some(s) = &self.union {
+            out.push(("union", s.span));
         }
         out
     }

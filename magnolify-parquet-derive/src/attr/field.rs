@@ -42,7 +42,7 @@ const FIELD_KEYS: [&str; 11] =
     ["rename", "skip", "default", "list", "timestamp", "exact", "json", "decimal", "with", "field_id", "bloom_filter"];
 const BLOOM_FILTER_KEYS: [&str; 2] = ["fpp", "ndv"];
 const DECIMAL_KEYS: [&str; 3] = ["precision", "scale", "physical"];
-const VARIANT_KEYS: [&str; 1] = ["rename"];
+const VARIANT_KEYS: [&str; 2] = ["rename", "other"];
 
 impl FieldAttrs {
     pub fn parse(attrs: &[Attribute], errors: &mut Errors) -> Self {
@@ -192,6 +192,8 @@ fn set_value_once<T>(
 pub struct VariantAttrs {
     /// `rename = "..."`: the symbol written.
     pub rename: Option<Spanned<String>>,
+    /// `other`: this unit variant reads the symbols the enum lacks.
+    pub other: Option<Spanned<()>>,
 }
 
 impl VariantAttrs {
@@ -199,6 +201,7 @@ impl VariantAttrs {
         parse_keys(attrs, errors, "variant", &VARIANT_KEYS, |out: &mut Self, meta, key, errors| {
             match key {
                 "rename" => set_string(&mut out.rename, meta, "rename = \"SYMBOL\"", errors)?,
+                "other" => set_flag(&mut out.other, meta, errors)?,
                 _ => return Ok(false),
             }
             Ok(true)

@@ -15,7 +15,7 @@ use syn::Attribute;
 use crate::errors::Errors;
 use value::key_name;
 
-pub use container::ContainerAttrs;
+pub use container::{ContainerAttrs, UnionLayout};
 pub use field::{FieldAttrs, VariantAttrs};
 pub use serde::{check_serde, SerdePlace};
 

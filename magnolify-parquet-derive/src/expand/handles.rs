@@ -249,21 +249,23 @@ fn not_addressable(c: &Container<'_>) -> TokenStream {
             }
         }
     };
-    let handle = generic_impl(
-        c,
-        TokenStream::new(),
-        quote! {
-            type Handle = #p::NotAddressable;
-            type OptionalHandle = #p::NotAddressable;
-            fn handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
-                #p::NotAddressable
-            }
-            fn optional_handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
-                #p::NotAddressable
-            }
-        },
-    );
+    let handle = generic_impl(c, TokenStream::new(), not_addressable_items());
     quote!(#fields #handle)
+}
+
+/// The items of a `FieldHandle` impl whose handles are `NotAddressable`.
+fn not_addressable_items() -> TokenStream {
+    let p = private();
+    quote! {
+        type Handle = #p::NotAddressable;
+        type OptionalHandle = #p::NotAddressable;
+        fn handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
+            #p::NotAddressable
+        }
+        fn optional_handle(_: #p::At<__R, Self>) -> #p::NotAddressable {
+            #p::NotAddressable
+        }
+    }
 }
 
 /// `impl FieldHandle<__R>` for the container, with its generics and

@@ -5,6 +5,8 @@
 //! type names and constants can neither break nor be touched by it.
 
 mod attr_checks;
+mod data_enum;
+mod enum_handles;
 mod halves;
 mod handles;
 mod impls;
@@ -26,6 +28,7 @@ pub fn expand(c: &Container<'_>) -> TokenStream {
         Body::Record(fields) => record::expand(c, fields),
         Body::Newtype(ty) => newtype::expand(c, ty),
         Body::UnitEnum(variants) => unit_enum::expand(c, variants),
+        Body::DataEnum(variants, layout) => data_enum::expand(c, variants, *layout),
     };
     quote! {
         #[doc(hidden)]

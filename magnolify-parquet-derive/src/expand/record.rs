@@ -121,7 +121,12 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let list_element = impls.list_element();
 
     let form_assertions = halves.form_assertions();
-    let handles = super::handles::record(c, &stored);
+    // A hidden struct (of an enum with data) is no record and has no handles.
+    let (record_impl, handles) = if c.hidden {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        (record_impl, super::handles::record(c, &stored))
+    };
 
     quote! {
         #(#option_consts)*

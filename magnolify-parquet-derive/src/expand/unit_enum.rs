@@ -21,6 +21,11 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
     let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
     let symbols: Vec<&str> = variants.iter().map(|v| v.symbol.as_str()).collect();
     let indices = (0..variants.len()).map(Literal::usize_suffixed);
+    let enum_name = c.ident.to_string();
+    let other = match variants.iter().position(|v| v.attrs.other.is_some()) {
+        Some(i) => quote!(#p::Some(#i)),
+        None => quote!(#p::None),
+    };
     let schema_impl = impls.schema(
         quote! {
             const LEAVES: usize = 1;
@@ -43,7 +48,7 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         opts_arg(false),
         quote!(#p::enum_resolve(__node, __resolver)),
         quote! {
-            match #p::enum_read(__plan, __src, &[#(#symbols),*])? {
+            match #p::enum_read(__plan, __src, #enum_name, &[#(#symbols),*], #other)? {
                 #(#indices => #p::Ok(Self::#idents),)*
                 // enum_read returns an index into the symbols above.
                 _ => #p::Err(__src.value_error(__plan.cursor, "enum symbol index out of range")),

@@ -134,19 +134,28 @@ impl<R, T, N> Field<R, T, N> {
 
     /// A handle for the field at `at`, whose value `convert` makes a `T`
     /// (the owned form of a field that borrows).
-    fn converted<U: ?Sized + 'static>(at: At<R, U>, convert: fn(&U) -> T) -> Self
+    fn converted<U: ?Sized + 'static>(at: At<R, U>, convert: impl Fn(&U) -> T + Send + Sync + 'static) -> Self
     where
         R: 'static,
         T: 'static,
     {
         let (path, get) = (at.parts.join(".").into(), at.get);
-        let get = Reach::Converted(Arc::new(move |r: &R| get(r).map(convert)));
+        let get = Reach::Converted(Arc::new(move |r: &R| get(r).map(&convert)));
         Field { path, parts: at.parts.into(), opts: at.opts, get, _nullability: PhantomData }
     }
 
     /// The field's dotted Parquet path (the column it reads).
     pub fn path(&self) -> &str {
         &self.path
+    }
+}
+
+impl<R: 'static, N> Field<R, String, N> {
+    /// The tag of an enum with data at `at`, compared as text: `symbol`
+    /// names the variant of a value. For generated code.
+    #[doc(hidden)]
+    pub fn of_symbol<E: 'static>(at: At<R, E>, symbol: fn(&E) -> &'static str) -> Self {
+        Field::converted(at, move |value: &E| symbol(value).to_owned())
     }
 }
 

@@ -54,6 +54,7 @@ mod borrowed;
 mod bytes;
 mod collections;
 mod primitive;
+mod tagged;
 
 // First: its `decimal_schema!` serves the two decimal types.
 #[cfg(any(feature = "decimal", feature = "bigdecimal"))]
@@ -76,6 +77,7 @@ mod json;
 mod uuid;
 
 pub use collections::ListElement;
+pub use tagged::{enum_read, enum_resolve, enum_schema, EnumPlan, VariantSymbols, VariantTag};
 
 use crate::assemble::{FileNode, NullCheck, RecordSource};
 use crate::error::Result;

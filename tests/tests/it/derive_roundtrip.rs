@@ -578,7 +578,8 @@ fn enums_read_strings_and_reject_unknown_symbols() {
     let bad = [TextStatus { status: "OnHold".into(), statuses: vec![] }];
     let message = write_read::<TextStatus, EnumStatus>(&bad).expect_err("unknown symbol").to_string();
     assert!(message.contains("column `status`"), "{message}");
-    assert!(message.contains("unknown enum symbol \"OnHold\""), "{message}");
+    assert!(message.contains("unknown variant \"OnHold\" of enum `Status`"), "{message}");
+    assert!(message.contains("#[parquet(other)]"), "{message}");
 }
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]

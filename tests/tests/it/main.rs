@@ -12,6 +12,7 @@ mod borrowed_fixtures;
 mod borrowed_reads;
 mod compile_fail;
 mod damaged_files;
+mod data_enums;
 mod dataset_lending;
 mod dataset_peers;
 mod datasets;
