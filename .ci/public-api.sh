@@ -29,7 +29,7 @@ esac
 # package name, crate name, features to document with, crates whose items it
 # names by their public path (listed earlier).
 crates=(
-  "magnolify-parquet magnolify_parquet derive,chrono,uuid,decimal,bigdecimal,half,json,object_store -"
+  "magnolify-parquet magnolify_parquet derive,chrono,uuid,decimal,bigdecimal,half,json,variant,object_store -"
   "magnolify-parquet-derive magnolify_parquet_derive - -"
   "avro-baseline avro_baseline - magnolify_parquet"
 )

@@ -84,6 +84,9 @@ pub use options::{BloomFilterSpec, DecimalPhysical, DecimalSpec, FieldOptions, L
 pub use read::{ReadOptions, Resolved};
 pub use record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordSchema, RecordWrite, DOCS_KEY};
 pub use types::ListElement;
+#[cfg(feature = "variant")]
+#[cfg_attr(docsrs, doc(cfg(feature = "variant")))]
+pub use types::VariantValue;
 
 /// Re-export of the `parquet` crate this library is built on, so users name
 /// the same version (compression codecs, writer properties, metadata).

@@ -20,6 +20,9 @@
 //! * `enums.parquet`: an enum with data as a top-level and an optional
 //!   field (the group of a `variant` tag and one optional field per variant
 //!   with data), which the peer check also filters on the tag in SQL;
+//! * `variant.parquet`: JSON documents in a VARIANT column (`VariantValue`),
+//!   which the peer check reads back as JSON with DuckDB and Spark, and
+//!   queries with Spark's `variant_get`;
 //! * `sales.dataset/`: a dataset partitioned by a date and a string (with
 //!   values to escape and nulls), by the dataset writer on 2 threads in
 //!   files of at most 3 records, with `sales.dataset.expected.json` beside
@@ -571,6 +574,41 @@ fn paid_rows() -> Vec<Paid> {
 }
 
 // ---------------------------------------------------------------------------
+// VARIANT
+// ---------------------------------------------------------------------------
+
+#[derive(ParquetType, Debug, Clone)]
+struct Doc {
+    id: i32,
+    v: Option<magnolify_parquet::VariantValue>,
+}
+
+impl ToJson for Doc {
+    /// The document as JSON text (`null` for a SQL null), which the check
+    /// compares with what DuckDB and Spark give back.
+    fn to_json(&self, _f: Fmt) -> Value {
+        let doc = self.v.as_ref().map(|v| v.to_json().expect("a document this example made"));
+        json::object(vec![("id", Value::from(self.id)), ("v", doc.unwrap_or(Value::Null))])
+    }
+}
+
+fn doc_rows() -> Result<Vec<Doc>, magnolify_parquet::Error> {
+    let docs = [
+        serde_json::json!({"a": 1, "b": "x", "c": [1, 2, 3]}),
+        serde_json::json!({"a": -7, "b": "", "nested": {"deep": [true, null]}}),
+        serde_json::json!([1, "two", {"three": 3}]),
+        serde_json::json!("just text"),
+        serde_json::json!(12345678901234_i64),
+    ];
+    let mut rows = Vec::new();
+    for (id, doc) in docs.iter().enumerate() {
+        rows.push(Doc { id: id as i32, v: Some(magnolify_parquet::VariantValue::from_json(doc)?) });
+    }
+    rows.push(Doc { id: docs.len() as i32, v: None });
+    Ok(rows)
+}
+
+// ---------------------------------------------------------------------------
 // Output
 // ---------------------------------------------------------------------------
 
@@ -657,6 +695,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let two_level: Vec<NestedTwoLevel> = nested.into_iter().map(NestedTwoLevel::from).collect();
     emit(dir, "nested.two-level", &two_level, WriterBuilder::<NestedTwoLevel>::new())?;
     emit(dir, "enums", &paid_rows(), WriterBuilder::<Paid>::new().max_row_group_rows(16))?;
+    emit(dir, "variant", &doc_rows()?, WriterBuilder::<Doc>::new())?;
     emit_dataset(dir)?;
     Ok(())
 }

@@ -75,9 +75,13 @@ mod half;
 mod json;
 #[cfg(feature = "uuid")]
 mod uuid;
+#[cfg(feature = "variant")]
+mod variant;
 
 pub use collections::ListElement;
 pub use tagged::{enum_read, enum_resolve, enum_schema, EnumPlan, VariantSymbols, VariantTag};
+#[cfg(feature = "variant")]
+pub use variant::VariantValue;
 
 use crate::assemble::{FileNode, NullCheck, RecordSource};
 use crate::error::Result;
