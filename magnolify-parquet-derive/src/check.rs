@@ -22,6 +22,9 @@ pub fn check(c: &Container<'_>, errors: &mut Errors) {
         Body::DataEnum(variants, layout) => {
             check_enum(variants, errors);
             check_data_enum(c, variants, *layout, errors);
+            if layout.is_none() {
+                check_field_names_case(variants, errors);
+            }
         }
     }
 }
@@ -145,9 +148,16 @@ fn check_data_enum(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<U
             VariantData::Struct(fields) => check_record(c, fields, errors),
         }
         match layout {
-            None if v.symbol == TAG && !matches!(v.data, VariantData::Unit) => {
+            None if v.symbol.eq_ignore_ascii_case(TAG) && !matches!(v.data, VariantData::Unit) => {
                 let span = v.attrs.rename.as_ref().map_or(v.ident.span(), |r| r.span);
-                errors.at(span, format!("a variant with data cannot be named \"{TAG}\": the tag column has that name"));
+                errors.at(
+                    span,
+                    format!(
+                        "a variant with data cannot be named \"{}\": the tag column is named \"{TAG}\", and engines \
+                         compare field names without case",
+                        v.symbol
+                    ),
+                );
             }
             None => {}
             Some(UnionLayout::Avro) => {
@@ -167,6 +177,28 @@ fn check_data_enum(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<U
                 if let Some(other) = &v.attrs.other {
                     errors.at(other.span, "a union has no tag to read an unknown variant from: remove `other`");
                 }
+            }
+        }
+    }
+}
+
+/// Variants with data whose names differ only in case: engines that
+/// compare field names without case (Spark, DuckDB) cannot tell the fields
+/// apart. (Equal names are reported by `check_enum`.)
+fn check_field_names_case(variants: &[Variant<'_>], errors: &mut Errors) {
+    let mut seen: HashMap<String, &Variant<'_>> = HashMap::new();
+    for v in variants.iter().filter(|v| !matches!(v.data, VariantData::Unit)) {
+        if let Some(first) = first_or_insert(&mut seen, v.symbol.to_ascii_lowercase(), v) {
+            if first.symbol != v.symbol {
+                let span = v.attrs.rename.as_ref().map_or(v.ident.span(), |r| r.span);
+                errors.at(
+                    span,
+                    format!(
+                        "\"{}\" and \"{}\" (variant `{}`) differ only in case: engines that compare field names \
+                         without case (Spark, DuckDB) cannot tell their fields apart; rename one",
+                        v.symbol, first.symbol, first.ident
+                    ),
+                );
             }
         }
     }

@@ -26,7 +26,17 @@ pub struct Container<'a> {
     pub body: Body<'a>,
     /// A struct the derive made for an enum with data to write or read
     /// through: no field handles and no record impl of its own.
-    pub hidden: bool,
+    pub hidden: Option<Hidden>,
+}
+
+/// What a hidden struct of an enum with data is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Hidden {
+    /// It owns the data read: it reads (and has the schema).
+    Read,
+    /// It borrows the data written: it writes only, so it has no read impl
+    /// (its fields are references, which `with` and `default` cannot make).
+    Write,
 }
 
 /// The shapes with a Parquet form.
@@ -136,7 +146,7 @@ impl<'a> Container<'a> {
             attrs,
             doc: doc_text(&input.attrs),
             body,
-            hidden: false,
+            hidden: None,
         })
     }
 }
@@ -259,6 +269,13 @@ fn newtype_variant_attrs(field: &syn::Field, errors: &mut Errors) -> FieldAttrs 
     }
     if let Some(default) = &attrs.default {
         errors.at(default.span, "a variant's field is optional: a file without it reads as another variant");
+    }
+    if let Some(with) = &attrs.with {
+        errors.at(
+            with.span,
+            "`with` on the value of a newtype variant is not supported: make it a struct variant \
+             (`V { value: T }`) and put `with` on its field",
+        );
     }
     attrs
 }

@@ -15,6 +15,12 @@ enum Shape {
     #[parquet(rename = "variant")]
     Named(String),
     Labelled(#[parquet(rename = "label", skip)] String),
+    Converted(#[parquet(with = "module")] u8),
+    #[parquet(rename = "card")]
+    Card2(u8),
+    Card(u8),
+    #[parquet(rename = "VARIANT")]
+    Upper(u8),
 }
 
 #[derive(ParquetType)]

@@ -23,7 +23,7 @@ use super::runtime::private;
 use crate::attr::{ListLayout, UnionLayout};
 use crate::check::{check, TAG};
 use crate::errors::Errors;
-use crate::model::{Body, Container, Variant, VariantData};
+use crate::model::{Body, Container, Hidden, Variant, VariantData};
 
 /// A variant with data: its field in the group.
 struct Member<'v, 'a> {
@@ -64,8 +64,11 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionL
                     let (attrs, member, ty) = (kept(f.written), f.ident, f.ty);
                     quote!(#(#attrs)* #member: &'__r #ty)
                 });
-                hidden.extend(hidden_struct(quote!(#list #vis struct #read_v { #(#read_fields,)* })));
-                hidden.extend(hidden_struct(quote!(#list #vis struct #write_v<'__r> { #(#write_fields,)* })));
+                hidden.extend(hidden_struct(quote!(#list #vis struct #read_v { #(#read_fields,)* }), Hidden::Read));
+                hidden.extend(hidden_struct(
+                    quote!(#list #vis struct #write_v<'__r> { #(#write_fields,)* }),
+                    Hidden::Write,
+                ));
                 (quote!(#read_v), quote!(#write_v<'__r>))
             }
         };
@@ -103,8 +106,8 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionL
         quote!(#tag #(#fields,)*)
     };
     let (read_fields, write_fields) = (group_fields(false), group_fields(true));
-    hidden.extend(hidden_struct(quote!(#list #vis struct #read { #read_fields })));
-    hidden.extend(hidden_struct(quote!(#list #vis struct #write<'__r> { #write_fields })));
+    hidden.extend(hidden_struct(quote!(#list #vis struct #read { #read_fields }), Hidden::Read));
+    hidden.extend(hidden_struct(quote!(#list #vis struct #write<'__r> { #write_fields }), Hidden::Write));
 
     let enum_name = ident.to_string();
     let all_symbols = variants.iter().map(|v| v.symbol.as_str());
@@ -125,8 +128,9 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionL
     // An enum with data has no generics of its own; the read impl names
     // the batch's lifetime. The where-clauses have binders, so they are not
     // checked where the impls are written: a variant type without a
-    // Parquet form is reported once, at that type, by the hidden structs'
-    // own assertions, not again through every impl that uses them.
+    // Parquet form is reported at that type by the hidden structs' own
+    // assertions, and less often again through the impls that use them
+    // (`tests/ui/enum_variant_type.stderr` shows what remains).
     let (impl_generics, ty_generics, _) = c.generics.split_for_impl();
     let read_generics: syn::Generics = syn::parse_quote!(<'__m>);
     let schema_where: syn::WhereClause = syn::parse_quote!(where for<'__s> #read: #p::ParquetSchema);
@@ -276,14 +280,14 @@ fn list_attribute(layout: ListLayout) -> TokenStream {
 /// The struct is emitted without its `#[parquet]` attributes (no derive
 /// declares them there), its impls in a block of their own (each record's
 /// option constants have the same names).
-fn hidden_struct(item: TokenStream) -> TokenStream {
+fn hidden_struct(item: TokenStream, role: Hidden) -> TokenStream {
     let input: DeriveInput = match syn::parse2(item) {
         Ok(input) => input,
         Err(e) => return e.into_compile_error(),
     };
     let mut errors = Errors::default();
     let container = Container::from_ast(&input, &mut errors).map(|mut c| {
-        c.hidden = true;
+        c.hidden = Some(role);
         c
     });
     if let Some(c) = &container {

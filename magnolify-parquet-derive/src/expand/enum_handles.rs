@@ -33,7 +33,17 @@ pub fn data_enum(c: &Container<'_>, variants: &[Variant<'_>], members: &[Named<'
     let mut decls = Vec::new();
     let mut bounds = Vec::new();
     let mut inits = Vec::new();
-    if tagged {
+    // With an `other` variant, a record's tag is not the file's symbol
+    // (an unknown one reads as `other`): a predicate on the tag could
+    // prune, or test, differently from the records read, so it has none.
+    let other = variants.iter().any(|v| v.attrs.other.is_some());
+    if tagged && other {
+        decls.push(quote! {
+            #[doc = "Not addressable: with an `other` variant, records do not hold the file's symbols."]
+            #vis variant: #p::NotAddressable
+        });
+        inits.push(quote!(variant: #p::NotAddressable));
+    } else if tagged {
         let symbols = variants.iter().map(|v| {
             let (variant, symbol) = (v.ident, &v.symbol);
             match v.data {

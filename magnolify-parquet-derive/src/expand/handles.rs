@@ -195,12 +195,16 @@ fn borrowed_newtype(c: &Container<'_>, inner: &Type) -> TokenStream {
 
 /// A unit enum is a leaf: compared by equality with its symbols (its
 /// declaration order is not their byte order, so ranges do not prune).
-pub fn unit_enum(c: &Container<'_>, idents: &[&syn::Ident], symbols: &[&str]) -> TokenStream {
+pub fn unit_enum(c: &Container<'_>, idents: &[&syn::Ident], symbols: &[&str], other: Option<&str>) -> TokenStream {
     if borrows(c) || c.generics.type_params().next().is_some() {
         return TokenStream::new();
     }
     let p = private();
     let ident = c.ident;
+    let other_symbol = match other {
+        Some(symbol) => quote!(#p::Some(#symbol)),
+        None => quote!(#p::None::<&'static str>),
+    };
     quote! {
         #[automatically_derived]
         impl<__R: 'static> #p::FieldHandle<__R> for #ident {
@@ -220,6 +224,11 @@ pub fn unit_enum(c: &Container<'_>, idents: &[&syn::Ident], symbols: &[&str]) ->
                 let __symbol: &'static str = match self {
                     #(Self::#idents => #symbols,)*
                 };
+                // The `other` variant stands for every symbol the enum
+                // lacks: it has no key, so nothing is pruned by it.
+                if #other_symbol == #p::Some(__symbol) {
+                    return #p::None;
+                }
                 #p::bytes_key(__symbol.as_bytes(), __column)
             }
             fn ordered(&self) -> bool {

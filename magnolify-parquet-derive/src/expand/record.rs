@@ -16,7 +16,7 @@ use super::impls::opts_arg;
 use super::options::options_const;
 use super::runtime::private;
 use super::stored::{path_span, stored_fields, Stored};
-use crate::model::{Container, Field};
+use crate::model::{Container, Field, Hidden};
 
 pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let p = private();
@@ -121,12 +121,13 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let list_element = impls.list_element();
 
     let form_assertions = halves.form_assertions();
-    // A hidden struct (of an enum with data) is no record and has no handles.
-    let (record_impl, handles) = if c.hidden {
-        (TokenStream::new(), TokenStream::new())
-    } else {
-        (record_impl, super::handles::record(c, &stored))
+    // A hidden struct (of an enum with data) is no record and has no
+    // handles; the one that writes has no read impl either.
+    let (record_impl, handles) = match c.hidden {
+        Some(_) => (TokenStream::new(), TokenStream::new()),
+        None => (record_impl, super::handles::record(c, &stored)),
     };
+    let read_impl = if c.hidden == Some(Hidden::Write) { TokenStream::new() } else { read_impl };
 
     quote! {
         #(#option_consts)*

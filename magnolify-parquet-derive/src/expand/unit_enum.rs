@@ -57,6 +57,7 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         TokenStream::new(),
     );
     let list_element = impls.list_element();
-    let handles = super::handles::unit_enum(c, &idents, &symbols);
+    let other_symbol = variants.iter().find(|v| v.attrs.other.is_some()).map(|v| v.symbol.as_str());
+    let handles = super::handles::unit_enum(c, &idents, &symbols, other_symbol);
     quote!(#schema_impl #write_impl #read_impl #list_element #handles)
 }

@@ -476,3 +476,80 @@ fn lending_readers_test_the_tag_and_variant_data_on_their_columns() {
         }
     }
 }
+
+mod cents {
+    pub type Repr = i64;
+    pub fn to_parquet(value: &f64) -> Result<i64, String> {
+        Ok((value * 100.0).round() as i64)
+    }
+    pub fn from_parquet(repr: i64) -> Result<f64, std::convert::Infallible> {
+        Ok(repr as f64 / 100.0)
+    }
+}
+
+/// Struct variants take every field attribute: `with`, `default`, `skip`.
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+enum Priced {
+    Item {
+        #[parquet(with = "cents")]
+        price: f64,
+        #[parquet(default)]
+        note: String,
+        #[parquet(rename = "qty", field_id = 3)]
+        quantity: u16,
+    },
+    Free,
+}
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct PricedRow {
+    priced: Priced,
+}
+
+#[test]
+fn struct_variants_take_with_default_and_rename() {
+    let rows = [
+        PricedRow { priced: Priced::Item { price: 2.5, note: "n".into(), quantity: 3 } },
+        PricedRow { priced: Priced::Free },
+    ];
+    assert_eq!(via_file(&rows).expect("round trip"), rows);
+    let text = schema::to_text(&PricedRow::message().expect("a schema"));
+    assert!(text.contains("REQUIRED INT64 price (INTEGER(64,true));"), "{text}");
+    assert!(text.contains("REQUIRED INT32 qty [3] (INTEGER(16,false));"), "{text}");
+}
+
+#[test]
+fn a_filter_on_the_other_variant_prunes_nothing_and_tests_what_the_records_hold() {
+    // Row groups of 10: "High" (no variant of `Level`: read as `Unknown`), then "Low".
+    let texts: Vec<Texts> =
+        (0..20).map(|i| Texts { level: if i < 10 { "High".into() } else { "Low".into() } }).collect();
+    let file = test_kit::io::file_with(magnolify_parquet::WriterBuilder::<Texts>::new().max_row_group_rows(10), &texts)
+        .expect("a file");
+    for (predicate, read, skipped) in [
+        (Levels::fields().level.eq(Level::Unknown), 10, 0),
+        (Levels::fields().level.eq(Level::Low), 10, 1),
+        (Levels::fields().level.ne(Level::Unknown), 10, 0),
+    ] {
+        let text = format!("{predicate:?}");
+        for lending in [false, true] {
+            let options = magnolify_parquet::ReadOptions::default().filter(predicate.clone());
+            let builder = magnolify_parquet::ReaderBuilder::new(file.clone()).expect("a reader");
+            let (levels, counts) = if lending {
+                let mut reader = builder.build_borrowed::<Levels>(options).expect("a reader");
+                let mut levels = Vec::new();
+                while let Some(batch) = reader.next_batch().expect("a batch") {
+                    levels.extend(batch.iter().map(|l| l.level));
+                }
+                (levels, reader.counts())
+            } else {
+                let mut reader = builder.build::<Levels>(options).expect("a reader");
+                let levels =
+                    reader.by_ref().map(|l| l.map(|l| l.level)).collect::<Result<Vec<_>, _>>().expect("records");
+                (levels, reader.counts())
+            };
+            assert_eq!(levels.len(), read, "{text}, lending {lending}");
+            assert!(levels.iter().all(|l| predicate.test(&Levels { level: *l })), "{text}");
+            assert_eq!(counts.row_groups_skipped, skipped, "{text}, lending {lending}");
+        }
+    }
+}

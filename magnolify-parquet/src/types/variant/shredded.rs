@@ -67,6 +67,11 @@ impl NodePlan {
     /// The plan of the shredded node `node` (the Variant's own group, an
     /// object field's group, or a list element's).
     pub fn resolve(node: &FileNode<'_>, resolver: &mut Resolver<'_>) -> Result<Self> {
+        for child in node.children() {
+            if child.repetition() == Repetition::REPEATED {
+                return Err(child.mismatch("a shredded Variant's `value` and `typed_value` are not repeated"));
+            }
+        }
         let value = match node.child("value") {
             Some(value) => Some(binary_leaf(&value, resolver)?),
             None => None,
@@ -104,13 +109,26 @@ impl Typed {
         }
         if matches!(Annotation::of(node.ty()), Annotation::List) {
             let shape = list_shape(node)?;
+            if !shape.element.is_group() || shape.element.repetition() != Repetition::REQUIRED {
+                return Err(
+                    node.mismatch("a shredded list's elements are required groups of `value` and `typed_value`")
+                );
+            }
             let element = NodePlan::resolve(&shape.element, resolver)?;
             let levels = ListLevels::since(node, shape.null_def, &shape.repeated, first, resolver)?;
             let presence = Presence::since(node, first, resolver, present_at(node))?;
             return Ok(Typed::List { presence, levels, element: Box::new(element) });
         }
+        if !matches!(Annotation::of(node.ty()), Annotation::None) {
+            return Err(node.mismatch("a shredded Variant's typed_value group is an object (unannotated) or a LIST"));
+        }
         let mut fields = Vec::new();
         for child in node.children() {
+            if !child.is_group() || child.repetition() != Repetition::REQUIRED {
+                return Err(
+                    child.mismatch("a shredded object's fields are required groups of `value` and `typed_value`")
+                );
+            }
             fields.push((Arc::from(child.name()), NodePlan::resolve(&child, resolver)?));
         }
         let presence = Presence::since(node, first, resolver, present_at(node))?;
@@ -330,21 +348,31 @@ impl<'de> Shredded<'de> {
             (Some(TypedValue::List(elements)), None) => {
                 let mut list = builder.try_new_list().map_err(|e| e.to_string())?;
                 for element in elements {
+                    // A missing element is a Variant null (VariantShredding.md).
                     if !element.append_to(metadata, &mut list)? {
-                        return Err("a list element with neither `value` nor `typed_value`".into());
+                        list.append_value(Variant::Null);
                     }
                 }
                 list.finish();
             }
             (Some(TypedValue::Object(fields)), residual) => {
                 let mut object = builder.try_new_object().map_err(|e| e.to_string())?;
+                let mut shredded = Vec::with_capacity(fields.len());
                 for (name, field) in fields {
                     let mut field_builder = ObjectFieldBuilder::new(&name, &mut object);
-                    field.append_to(metadata, &mut field_builder)?;
+                    if field.append_to(metadata, &mut field_builder)? {
+                        shredded.push(name);
+                    }
                 }
                 match residual {
                     Some(Variant::Object(rest)) => {
                         for (name, value) in rest.iter() {
+                            // The builder would keep the second of two equal
+                            // names: the shredded fields and the residual
+                            // object's must be disjoint.
+                            if shredded.iter().any(|s| &**s == name) {
+                                return Err(format!("field `{name}` is both shredded and in the object's `value`"));
+                            }
                             ObjectFieldBuilder::new(name, &mut object).append_value(value);
                         }
                     }
