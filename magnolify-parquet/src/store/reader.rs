@@ -2,7 +2,10 @@
 //! suffix request, then what the scan planner asks for (the bloom filters
 //! and page indexes a predicate can use, in one request), then only the
 //! column chunks of the projected columns of the row groups it reads,
-//! neighbouring ranges coalesced; decoded by the one file reader.
+//! neighbouring ranges coalesced; decoded by the one file reader. Every
+//! request after the first is pinned to the version of the object the
+//! footer came from (its e_tag and version): an object replaced meanwhile
+//! is an error, never records mixed from two versions.
 
 use std::cell::RefCell;
 use std::ops::Range;
@@ -10,7 +13,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use object_store::path::Path as ObjectPath;
-use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
+use object_store::{GetOptions, GetRange, ObjectStore};
 use parquet::bloom_filter::Sbbf;
 use parquet::file::metadata::ParquetMetaData;
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
@@ -39,6 +42,8 @@ pub const DEFAULT_COALESCE: u64 = 1 << 20;
 pub struct StoreReaderBuilder {
     store: Arc<dyn ObjectStore>,
     path: ObjectPath,
+    /// The version of the object the footer came from.
+    pinned: Pinned,
     builder: ReaderBuilder<FetchedRanges>,
     coalesce: u64,
     requests: usize,
@@ -51,6 +56,7 @@ impl StoreReaderBuilder {
     pub async fn open(store: Arc<dyn ObjectStore>, path: &ObjectPath) -> Result<Self> {
         let options = GetOptions::new().with_range(Some(GetRange::Suffix(FOOTER_FETCH)));
         let got = store.get_opts(path, options).await.map_err(|e| store_error(path, e))?;
+        let pinned = Pinned { e_tag: got.meta.e_tag.clone(), version: got.meta.version.clone() };
         let (size, start) = (got.meta.size, got.range.start);
         let tail = got.bytes().await.map_err(|e| store_error(path, e))?;
         let mut requests = 1;
@@ -64,14 +70,14 @@ impl StoreReaderBuilder {
             let claimed = u64::from(u32::from_le_bytes([tail[n - 8], tail[n - 7], tail[n - 6], tail[n - 5]]));
             let footer_start = size.saturating_sub(8 + claimed);
             if footer_start < start {
-                let rest = store.get_range(path, footer_start..start).await.map_err(|e| store_error(path, e))?;
+                let rest = pinned.get(&store, path, footer_start..start).await?;
                 ranges.push((footer_start, rest));
                 requests += 1;
             }
         }
         let fetched = FetchedRanges::new(size, ranges);
         let builder = ReaderBuilder::from_tail(fetched).map_err(|e| e.in_file(&Some(object_file(path))))?;
-        Ok(StoreReaderBuilder { store, path: path.clone(), builder, coalesce: DEFAULT_COALESCE, requests })
+        Ok(StoreReaderBuilder { store, path: path.clone(), pinned, builder, coalesce: DEFAULT_COALESCE, requests })
     }
 
     /// The object's metadata, checked.
@@ -100,9 +106,11 @@ impl StoreReaderBuilder {
 
     /// A reader of `T` with `options`: the scan is planned as a file's is
     /// (row groups by statistics and bloom filters, pages by the page
-    /// index), and what it reads is fetched first. With a predicate, one
-    /// request fetches the bloom filters and page indexes it can use; then
-    /// one request per group of coalesced column chunks.
+    /// index), and what it reads is fetched first. With a predicate, the
+    /// bloom filters and page indexes it can use come first (ranges within
+    /// 1 MiB of each other in one request); then one request per group of
+    /// coalesced column chunks. Each request is pinned to the version of
+    /// the object the footer came from: a replaced object is an error.
     pub async fn build<T: OwnedRecord>(mut self, options: ReadOptions<T>) -> Result<ParquetReader<T, FetchedRanges>> {
         let object = Some(object_file(&self.path));
         let resolved = Arc::new(self.builder.resolve::<T>().map_err(|e| e.in_file(&object))?);
@@ -126,7 +134,9 @@ impl StoreReaderBuilder {
             // and page index it could use: a superset of what it reads.
             let asked = Asked::default();
             ScanPlan::new(&file, row_groups, predicate, &asked, &asked);
-            self.fetch(asked.ranges(&file, len, max_bytes), 0).await?;
+            // The indexes sit together before the footer: one request for
+            // the region they are in (the gaps are small).
+            self.fetch(asked.ranges(&file, len, max_bytes), DEFAULT_COALESCE).await?;
         }
         let scan = ScanPlan::of_file(self.builder.input(), &file, row_groups, predicate, max_bytes);
         self.fetch_chunks(&scan, resolved.columns()).await?;
@@ -174,12 +184,43 @@ impl StoreReaderBuilder {
         if ranges.is_empty() {
             return Ok(());
         }
-        let bytes = self.store.get_ranges(&self.path, &ranges).await.map_err(|e| store_error(&self.path, e))?;
-        self.requests += 1;
+        let gets = ranges.iter().map(|r| self.pinned.get(&self.store, &self.path, r.clone()));
+        let bytes = futures_util::future::try_join_all(gets).await?;
+        self.requests += ranges.len();
         let fetched: Vec<(u64, Bytes)> = ranges.iter().map(|r| r.start).zip(bytes).collect();
         let input = self.builder.input().with(fetched);
         self.builder = self.builder.clone().with_input(input);
         Ok(())
+    }
+}
+
+/// The version of an object its footer was read from.
+#[derive(Clone, Debug)]
+struct Pinned {
+    e_tag: Option<String>,
+    version: Option<String>,
+}
+
+impl Pinned {
+    /// The bytes of `range` of the object at `path`, from the pinned version
+    /// only: a replaced object is an error naming it.
+    async fn get(&self, store: &Arc<dyn ObjectStore>, path: &ObjectPath, range: Range<u64>) -> Result<Bytes> {
+        let options = GetOptions {
+            if_match: self.e_tag.clone(),
+            version: self.version.clone(),
+            range: Some(GetRange::Bounded(range)),
+            ..GetOptions::default()
+        };
+        let changed = |e: object_store::Error| match e {
+            object_store::Error::Precondition { .. } => {
+                let what = "the object changed after its footer was read (its e_tag is no longer the footer's): \
+                            open it again to read the new version";
+                crate::error::Error::from(std::io::Error::other(what)).in_file(&Some(object_file(path)))
+            }
+            other => store_error(path, other),
+        };
+        let got = store.get_opts(path, options).await.map_err(changed)?;
+        got.bytes().await.map_err(|e| store_error(path, e))
     }
 }
 

@@ -256,8 +256,9 @@ fn an_object_lends_borrowed_records_of_the_row_groups_asked_for() {
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().coalesce(0);
         let options = ReadOptions::default().row_groups(vec![1, 3]).threads(2);
         let mut reader = builder.build_borrowed::<BorrowedEvent>(options).await.unwrap();
-        // The footer, then the two groups' chunks (not neighbours: two ranges, one request).
-        assert_eq!(store.reads().0 - before, 2);
+        // The footer, then the two groups' chunks (not neighbours, and
+        // `coalesce(0)`: two ranges, a request each).
+        assert_eq!(store.reads().0 - before, 3);
         let mut back = Vec::new();
         while let Some(batch) = reader.next_batch().unwrap() {
             back.extend(batch.iter().map(|e| Event { id: e.id, kind: e.kind.to_owned() }));
@@ -395,5 +396,37 @@ fn s3_through_the_crates_client() {
         assert!(w.parts_uploaded() >= 1);
         w.abort().await.unwrap();
         assert!(store.inner.head(&aborted).await.is_err());
+    });
+}
+
+/// Requests after the footer are pinned to the object's version: an object
+/// replaced between the footer and its chunks is an error naming it, never
+/// records of the new version read with the old footer.
+#[test]
+fn an_object_replaced_after_its_footer_was_read_is_an_error_naming_it() {
+    let store = Arc::new(Counting::<InMemory>::default());
+    let path = Path::from("events/part-0.parquet");
+    let first: Vec<Event> = (0..100).map(|id| Event { id, kind: format!("first-{id}") }).collect();
+    let second: Vec<Event> = (0..50).map(|id| Event { id: id * 2, kind: "second".into() }).collect();
+    runtime().block_on(async {
+        let put = |rows: Vec<Event>| {
+            let (store, path) = (store.clone(), path.clone());
+            async move {
+                let bytes = test_kit::io::file_of(&rows).unwrap();
+                store.put(&path, PutPayload::from(bytes)).await.unwrap();
+            }
+        };
+        put(first.clone()).await;
+        let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
+        put(second.clone()).await;
+        let Err(e) = builder.build::<Event>(ReadOptions::default()).await else { panic!("read a replaced object") };
+        let message = e.to_string();
+        assert!(message.contains("the object changed after its footer was read"), "{message}");
+        assert!(message.contains("events/part-0.parquet"), "{message}");
+
+        // Opened again, the new version reads.
+        let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
+        let back: Vec<Event> = builder.build(ReadOptions::default()).await.unwrap().collect::<Result<_, _>>().unwrap();
+        assert_eq!(back, second);
     });
 }
