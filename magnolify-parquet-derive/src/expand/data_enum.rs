@@ -128,14 +128,20 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionL
     // An enum with data has no generics of its own; the read impl names
     // the batch's lifetime. The where-clauses have binders, so they are not
     // checked where the impls are written: a variant type without a
-    // Parquet form is reported at that type by the hidden structs' own
-    // assertions, and less often again through the impls that use them
-    // (`tests/ui/enum_variant_type.stderr` shows what remains).
+    // Parquet form is reported at that type by the assertions of the
+    // hidden structs that read (`tests/ui/enum_variant_type.stderr`: once
+    // per type, and once more at a struct variant's name).
     let (impl_generics, ty_generics, _) = c.generics.split_for_impl();
     let read_generics: syn::Generics = syn::parse_quote!(<'__m>);
     let schema_where: syn::WhereClause = syn::parse_quote!(where for<'__s> #read: #p::ParquetSchema);
-    let write_where: syn::WhereClause = syn::parse_quote!(where for<'__s> #write<'__s>: #p::ParquetWrite);
-    let read_where: syn::WhereClause = syn::parse_quote!(where for<'__s> #read: #p::ParquetRead<'__m>);
+    // The write and read impls repeat the schema's clause: `ParquetSchema`
+    // is their supertrait, which is checked where they are written.
+    let write_where: syn::WhereClause = syn::parse_quote!(
+        where for<'__s> #read: #p::ParquetSchema, for<'__s> #write<'__s>: #p::ParquetWrite
+    );
+    let read_where: syn::WhereClause = syn::parse_quote!(
+        where for<'__s> #read: #p::ParquetSchema, for<'__s> #read: #p::ParquetRead<'__m>
+    );
     let impls = Impls {
         ident,
         ty_generics,

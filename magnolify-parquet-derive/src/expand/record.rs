@@ -31,7 +31,10 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let via = halves.via();
 
     let option_consts = stored.iter().map(|s| options_const(&s.opts, &s.field.attrs, &c.attrs));
-    let (free_checks, inline_checks): (Vec<_>, Vec<_>) = stored.iter().map(|s| attribute_checks(s, &halves)).unzip();
+    // The struct that writes an enum's data checks nothing of its own: the
+    // one that reads holds the same types and attributes and checks them.
+    let checked = if c.hidden == Some(Hidden::Write) { &stored[..0] } else { &stored[..] };
+    let (free_checks, inline_checks): (Vec<_>, Vec<_>) = checked.iter().map(|s| attribute_checks(s, &halves)).unzip();
     // Each field's part of the associated items, wholly spanned at the field.
     let leaves = stored.iter().map(|s| {
         let schema = &s.schema;
@@ -120,7 +123,8 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     );
     let list_element = impls.list_element();
 
-    let form_assertions = halves.form_assertions();
+    // Nor does it assert its field types' forms.
+    let form_assertions = if c.hidden == Some(Hidden::Write) { TokenStream::new() } else { halves.form_assertions() };
     // A hidden struct (of an enum with data) is no record and has no
     // handles; the one that writes has no read impl either.
     let (record_impl, handles) = match c.hidden {
