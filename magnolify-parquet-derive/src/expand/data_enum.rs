@@ -247,21 +247,23 @@ fn read_body(
         });
         quote!((#tag #(#held,)*) => #p::Ok(#value))
     });
+    // What the error names is worked out in its arm only, from the tuple
+    // matched: nothing more is done per record than the match.
+    let first_member = usize::from(tagged);
+    let positions = (0..members.len()).map(|i| syn::Index::from(first_member + i));
     let (tag, tag_name) = if tagged {
-        (
-            quote!(__hidden.__tag.index,),
-            quote!(<#symbols as #p::VariantSymbols>::SYMBOLS.get(__hidden.__tag.index).copied()),
-        )
+        (quote!(__hidden.__tag.index,), quote!(<#symbols as #p::VariantSymbols>::SYMBOLS.get(__other.0).copied()))
     } else {
         (TokenStream::new(), quote!(#p::None))
     };
     quote! {
         let __hidden = <#read as #p::ParquetRead<'__m>>::read(&__plan.inner, __src)?;
-        let __set = [#((#names, __hidden.#member_idents.is_some()),)*];
-        let __tag = #tag_name;
         match (#tag #(__hidden.#member_idents,)*) {
             #(#arms,)*
-            _ => #p::Err(__plan.mismatch(__src, __tag, &__set)),
+            __other => {
+                let __set = [#((#names, __other.#positions.is_some()),)*];
+                #p::Err(__plan.mismatch(__src, #tag_name, &__set))
+            }
         }
     }
 }

@@ -138,6 +138,8 @@ pub fn data_enum(c: &Container<'_>, variants: &[Variant<'_>], members: &[Named<'
         }
     }
     let build = quote!(#handles { #(#inits,)* __record: #p::PhantomData });
+    let all_bounds = quote!(#(#bounds)*);
+    let handle_impl = super::handles::struct_of_handles_impl(&quote!(#ident), &handles, &all_bounds, &build, &build);
     let doc = format!(
         "The field handles of enum [`{ident}`], for typed predicates (`magnolify_parquet::filter`): the tag and \
          each variant's data."
@@ -153,17 +155,7 @@ pub fn data_enum(c: &Container<'_>, variants: &[Variant<'_>], members: &[Named<'
             #vis __record: #p::PhantomData<fn() -> (__R, __N)>,
         }
 
-        #[automatically_derived]
-        impl<__R: 'static> #p::FieldHandle<__R> for #ident where #(#bounds)* {
-            type Handle = #handles<__R, #p::Required>;
-            type OptionalHandle = #handles<__R, #p::Nullable>;
-            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
-                #build
-            }
-            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
-                #build
-            }
-        }
+        #handle_impl
     }
 }
 

@@ -90,6 +90,7 @@ pub fn record(c: &Container<'_>, stored: &[Stored<'_>]) -> TokenStream {
         quote!(#handles { #(#inits,)* __record: #p::PhantomData })
     };
     let (required, nullable) = (build(quote!(#p::Required)), build(quote!(#p::Nullable)));
+    let handle_impl = struct_of_handles_impl(&record, &handles, &impl_bounds, &required, &nullable);
     let doc = format!(
         "The field handles of [`{ident}`], for typed predicates (`magnolify_parquet::filter`): one member per \
          stored field."
@@ -103,17 +104,7 @@ pub fn record(c: &Container<'_>, stored: &[Stored<'_>]) -> TokenStream {
             #vis __record: #p::PhantomData<fn() -> (__R, __N)>,
         }
 
-        #[automatically_derived]
-        impl<__R: 'static> #p::FieldHandle<__R> for #record where #impl_bounds {
-            type Handle = #handles<__R, #p::Required>;
-            type OptionalHandle = #handles<__R, #p::Nullable>;
-            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
-                #required
-            }
-            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
-                #nullable
-            }
-        }
+        #handle_impl
 
         #[automatically_derived]
         impl #record {
@@ -128,6 +119,32 @@ pub fn record(c: &Container<'_>, stored: &[Stored<'_>]) -> TokenStream {
                 for<'__h> Self: #p::FieldHandle<Self>,
             {
                 <Self as #p::FieldHandle<Self>>::handle(#p::At::root())
+            }
+        }
+    }
+}
+
+/// `impl FieldHandle` for `record` whose handles are the struct `handles`
+/// (required and nullable forms, built by `required` and `nullable` from
+/// `__at`), under `bounds`: what records and enums with data share.
+pub fn struct_of_handles_impl(
+    record: &TokenStream,
+    handles: &syn::Ident,
+    bounds: &TokenStream,
+    required: &TokenStream,
+    nullable: &TokenStream,
+) -> TokenStream {
+    let p = private();
+    quote! {
+        #[automatically_derived]
+        impl<__R: 'static> #p::FieldHandle<__R> for #record where #bounds {
+            type Handle = #handles<__R, #p::Required>;
+            type OptionalHandle = #handles<__R, #p::Nullable>;
+            fn handle(__at: #p::At<__R, Self>) -> Self::Handle {
+                #required
+            }
+            fn optional_handle(__at: #p::At<__R, Self>) -> Self::OptionalHandle {
+                #nullable
             }
         }
     }

@@ -187,7 +187,10 @@ impl Kind {
             (PhysicalType::DOUBLE, Annotation::None) => Kind::Double,
             (PhysicalType::INT32, Annotation::Date) => Kind::Date,
             (physical, Annotation::Decimal { scale, .. }) if physical != PhysicalType::BOOLEAN => {
-                Kind::Decimal { scale: u8::try_from(*scale).unwrap_or(u8::MAX), physical }
+                let scale = u8::try_from(*scale).map_err(|_| {
+                    node.mismatch(format_args!("a Variant decimal has a scale of at most 38, not {scale}"))
+                })?;
+                Kind::Decimal { scale, physical }
             }
             (PhysicalType::INT64, Annotation::Timestamp { unit, utc }) if *unit != TimeUnit::Millis => {
                 Kind::Timestamp { unit: *unit, utc: *utc }
