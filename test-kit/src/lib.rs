@@ -10,4 +10,6 @@ pub mod json;
 pub mod rng;
 pub mod sales;
 pub mod seed;
+#[cfg(feature = "store")]
+pub mod store;
 pub mod text;

@@ -33,7 +33,7 @@ pub use discover::DatasetFile;
 pub use hive::NULL_PARTITION;
 pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
 #[cfg(feature = "object_store")]
-pub use store_reader::{StoreDatasetReader, StoreDatasetReaderBuilder};
+pub use store_reader::{StoreDatasetReader, StoreDatasetReaderBuilder, DEFAULT_CONCURRENCY};
 #[cfg(feature = "object_store")]
 pub use store_writer::StoreDatasetWriter;
 pub use value::PartitionValue;

@@ -1,11 +1,13 @@
 //! A partitioned dataset under a prefix of an object store: the objects
 //! listed, their partition values read from their paths, those a predicate
-//! rules out not fetched, the others read one after the other.
+//! rules out not fetched, the others fetched several at once and read one
+//! after the other.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use futures_util::TryStreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::ObjectStore;
@@ -14,10 +16,9 @@ use super::constant_columns::ConstantColumns;
 use super::discover::{partitioned, DatasetFile};
 use super::reader::{plan, refuse_row_groups, DatasetCounts, PlannedFile};
 use crate::error::Result;
-use crate::file::ParquetReader;
 use crate::read::ReadOptions;
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
-use crate::store::{object_file, store_error, FetchedRanges, StoreReaderBuilder};
+use crate::store::{object_file, store_error, Ahead, StoreReader, StoreReaderBuilder};
 
 /// The reader of a dataset under a prefix of a store, over the objects
 /// found by listing it; made by [`StoreDatasetReader::builder`], the reader
@@ -27,8 +28,14 @@ pub struct StoreDatasetReaderBuilder<T> {
     store: Arc<dyn ObjectStore>,
     prefix: ObjectPath,
     files: Vec<DatasetFile>,
+    concurrency: usize,
+    ordered: bool,
     _records: std::marker::PhantomData<fn() -> T>,
 }
+
+/// Objects fetched at once by a [`StoreDatasetReader`] unless
+/// [`StoreDatasetReaderBuilder::concurrency`] says otherwise.
+pub const DEFAULT_CONCURRENCY: usize = 8;
 
 impl<T> StoreDatasetReaderBuilder<T> {
     /// The objects found, sorted by path, with their partition values
@@ -36,9 +43,28 @@ impl<T> StoreDatasetReaderBuilder<T> {
     pub fn files(&self) -> &[DatasetFile] {
         &self.files
     }
+
+    /// Up to `objects` objects are fetched at once (their footers, then
+    /// their column chunks), ahead of the one being read; default
+    /// [`DEFAULT_CONCURRENCY`]. Reading is then bound by the store's
+    /// latency divided by `objects`, not by the number of objects; memory
+    /// by `objects` objects' fetched chunks (and the one being read). The
+    /// fetches progress while the reader is awaited. `0` counts as 1.
+    pub fn concurrency(mut self, objects: usize) -> Self {
+        self.concurrency = objects.max(1);
+        self
+    }
+
+    /// Objects are read in the order their fetches finish (default: in
+    /// order of their paths), each object's records in order: faster when
+    /// objects differ in size or latency.
+    pub fn unordered(mut self) -> Self {
+        self.ordered = false;
+        self
+    }
 }
 
-impl<T: OwnedRecord> StoreDatasetReaderBuilder<T> {
+impl<T: OwnedRecord + 'static> StoreDatasetReaderBuilder<T> {
     /// The reader, with `options`: with a predicate, objects whose
     /// partition values rule out every record are not fetched, and in the
     /// others only what a file's reader would read. The partition values of
@@ -47,11 +73,11 @@ impl<T: OwnedRecord> StoreDatasetReaderBuilder<T> {
     pub fn build(mut self, options: ReadOptions<T>) -> Result<StoreDatasetReader<T>> {
         refuse_row_groups(&options)?;
         let (plans, skipped) = plan(std::mem::take(&mut self.files), options.filter.as_ref())?;
-        Ok(self.reader(plans, skipped, options))
+        Ok(self.reader(plans, skipped, options, |builder, options| Box::pin(builder.build(options))))
     }
 }
 
-impl<T: ParquetRecord> StoreDatasetReaderBuilder<T>
+impl<T: ParquetRecord + 'static> StoreDatasetReaderBuilder<T>
 where
     Derived<T>: RecordRead,
 {
@@ -61,18 +87,32 @@ where
     /// [`DatasetReaderBuilder::build_borrowed`](super::DatasetReaderBuilder::build_borrowed)
     /// reads a dataset on disk: objects one after the other in path order,
     /// those whose partition values a predicate rules out not fetched, no
-    /// row-group choice.
-    pub fn build_borrowed(mut self, options: ReadOptions<T>) -> Result<StoreDatasetReader<T>> {
+    /// row-group choice. (Its objects are fetched ahead as `Send` futures:
+    /// the records must be `Send`, as every struct of owned and borrowed
+    /// strings and bytes is.)
+    pub fn build_borrowed(mut self, options: ReadOptions<T>) -> Result<StoreDatasetReader<T>>
+    where
+        <Derived<T> as RecordRead>::Record<'static>: Send,
+    {
         refuse_row_groups(&options)?;
         let (plans, skipped) = plan(std::mem::take(&mut self.files), options.filter.as_ref())?;
-        Ok(self.reader(plans, skipped, options))
+        Ok(self.reader(plans, skipped, options, |builder, options| Box::pin(builder.build_borrowed(options))))
     }
 
-    fn reader(self, plans: Vec<PlannedFile>, skipped: usize, options: ReadOptions<T>) -> StoreDatasetReader<T> {
+    fn reader(
+        self,
+        plans: Vec<PlannedFile>,
+        skipped: usize,
+        options: ReadOptions<T>,
+        build: Build<T>,
+    ) -> StoreDatasetReader<T> {
         StoreDatasetReader {
             store: self.store,
             plans: plans.into(),
             options,
+            build,
+            in_flight: Ahead::new(self.ordered),
+            concurrency: self.concurrency,
             current: None,
             counts: DatasetCounts { files_skipped: skipped, ..DatasetCounts::default() },
             done: false,
@@ -81,14 +121,24 @@ where
     }
 }
 
+/// One object's reader, its footer and first row groups being fetched.
+type Opening<T> = BoxFuture<'static, Result<StoreReader<T>>>;
+
+/// Builds an object's reader (owned or lending records) from its builder.
+type Build<T> = fn(StoreReaderBuilder, ReadOptions<T>) -> Opening<T>;
+
 /// Reads a Hive-partitioned dataset under a prefix of an object store (as
-/// [`DatasetReader`](crate::dataset::DatasetReader) reads one on disk), one
-/// object at a time: [`next`](Self::next) fetches an object's footer and the
-/// chunks its records need when it reaches it, and returns its records,
-/// partition fields included, in order of the objects' paths.
+/// [`DatasetReader`](crate::dataset::DatasetReader) reads one on disk):
+/// [`next`](Self::next) keeps up to
+/// [`concurrency`](StoreDatasetReaderBuilder::concurrency) objects being
+/// fetched (each its footer, then the chunks its records need), and returns
+/// their records, partition fields included, object after object in order
+/// of their paths (or as their fetches finish, when built
+/// [`unordered`](StoreDatasetReaderBuilder::unordered)). The fetches are
+/// futures of this reader, driven while it is awaited: no runtime is
+/// assumed, and nothing is fetched while no one awaits.
 ///
-/// Like [`DatasetReader`](crate::dataset::DatasetReader), it is `Send`
-/// whenever its records are, though rustdoc's auto-trait list says `!Send`.
+/// It is `Send` whenever its records are.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
@@ -112,7 +162,9 @@ where
 /// }
 /// let f = Sensed::fields();
 /// let options = ReadOptions::default().filter(f.sensor.eq("b"));
-/// let mut dataset = StoreDatasetReader::builder(store, &Path::from("readings")).await?.build(options)?;
+/// let builder = StoreDatasetReader::builder(store, &Path::from("readings")).await?;
+/// // Up to 16 objects fetched at once (default 8).
+/// let mut dataset = builder.concurrency(16).build(options)?;
 /// let mut all = Vec::new();
 /// while let Some(record) = dataset.next().await {
 ///     all.push(record?);
@@ -129,14 +181,18 @@ where
     store: Arc<dyn ObjectStore>,
     plans: VecDeque<PlannedFile>,
     options: ReadOptions<T>,
+    build: Build<T>,
+    /// The objects being fetched, next to be read first.
+    in_flight: Ahead<Opening<T>>,
+    concurrency: usize,
     /// The reader of the object being read.
-    current: Option<Box<ParquetReader<T, FetchedRanges>>>,
+    current: Option<Box<StoreReader<T>>>,
     counts: DatasetCounts,
     done: bool,
     _prefix: ObjectPath,
 }
 
-impl<T: ParquetRecord> StoreDatasetReader<T>
+impl<T: ParquetRecord + 'static> StoreDatasetReader<T>
 where
     Derived<T>: RecordRead,
 {
@@ -157,16 +213,24 @@ where
             })
             .collect();
         let files = partitioned(found, prefix.as_ref())?;
-        Ok(StoreDatasetReaderBuilder { store, prefix: prefix.clone(), files, _records: std::marker::PhantomData })
+        Ok(StoreDatasetReaderBuilder {
+            store,
+            prefix: prefix.clone(),
+            files,
+            concurrency: DEFAULT_CONCURRENCY,
+            ordered: true,
+            _records: std::marker::PhantomData,
+        })
     }
 
     /// The next batch of records, which may borrow from it (a reader built
     /// by [`StoreDatasetReaderBuilder::build_borrowed`]): they live until
     /// the next call; as [`DatasetReader::next_batch`](super::DatasetReader::next_batch).
     pub async fn next_batch(&mut self) -> Result<Option<Vec<<Derived<T> as RecordRead>::Record<'_>>>> {
+        self.in_flight.progress().await;
         while !self.done {
             if let Some(reader) = &mut self.current {
-                match reader.advance() {
+                match reader.advance().await {
                     Ok(true) => break,
                     Ok(false) => {
                         self.counts.files_read += 1;
@@ -180,21 +244,13 @@ where
                 }
                 continue;
             }
-            let Some((file, constants)) = self.plans.pop_front() else {
-                self.done = true;
-                break;
-            };
-            // The builders locate their own errors in the object.
-            let opened = match self.object_builder(file, constants).await {
-                Ok((builder, _)) => builder.build_borrowed(self.options.clone()).await,
-                Err(e) => Err(e),
-            };
-            match opened {
-                Ok(reader) => self.current = Some(Box::new(reader)),
-                Err(e) => {
+            match self.next_object().await {
+                Some(Ok(reader)) => self.current = Some(Box::new(reader)),
+                Some(Err(e)) => {
                     self.done = true;
                     return Err(e);
                 }
+                None => self.done = true,
             }
         }
         match (&mut self.current, self.done) {
@@ -209,32 +265,49 @@ where
         self.counts
     }
 
-    /// The builder of one object's reader, its footer fetched and its
-    /// partition fields given by its path; and the object's path.
-    async fn object_builder(
-        &self,
-        file: DatasetFile,
-        constants: Vec<super::reader::Constant>,
-    ) -> Result<(StoreReaderBuilder, ObjectPath)> {
+    /// The reader of the next object, once fetched; `None` after the last.
+    /// First starts fetching objects until `concurrency` are in flight.
+    async fn next_object(&mut self) -> Option<Result<StoreReader<T>>> {
+        while self.in_flight.len() < self.concurrency {
+            let Some(plan) = self.plans.pop_front() else { break };
+            let opening = open_object(self.store.clone(), plan, self.options.clone(), self.build);
+            self.in_flight.push(opening);
+        }
+        self.in_flight.next().await
+    }
+}
+
+/// The reader of one object: its footer fetched, its partition fields
+/// given by its path, then what `build` fetches; errors name the object.
+fn open_object<T: ParquetRecord + 'static>(
+    store: Arc<dyn ObjectStore>,
+    (file, constants): PlannedFile,
+    options: ReadOptions<T>,
+    build: Build<T>,
+) -> Opening<T>
+where
+    Derived<T>: RecordRead,
+{
+    Box::pin(async move {
         // The location as listed (already encoded: parsed, not encoded again).
         let path = ObjectPath::parse(file.path.to_string_lossy().as_ref())
             .map_err(|e| crate::Error::argument(format!("object `{}`: {e}", file.path.display())))?;
         let opened = async {
-            let builder = StoreReaderBuilder::open(self.store.clone(), &path).await?;
+            let builder = StoreReaderBuilder::open(store, &path).await?;
             let layer = ConstantColumns::layer(builder.metadata().schema(), constants)?;
-            Ok(builder.with_layer(layer))
+            build(builder.with_layer(layer), options).await
         };
-        let builder = opened.await.map_err(|e: crate::Error| e.in_file(&Some(object_file(&path))))?;
-        Ok((builder, path))
-    }
+        opened.await.map_err(|e: crate::Error| e.in_file(&Some(object_file(&path))))
+    })
 }
 
-impl<T: OwnedRecord> StoreDatasetReader<T> {
+impl<T: OwnedRecord + 'static> StoreDatasetReader<T> {
     /// The next record; `None` after the last. After an error it ends.
     pub async fn next(&mut self) -> Option<Result<T>> {
+        self.in_flight.nudge().await;
         while !self.done {
             if let Some(reader) = &mut self.current {
-                match reader.next() {
+                match reader.next().await {
                     Some(Err(e)) => {
                         self.done = true;
                         return Some(Err(e));
@@ -248,8 +321,7 @@ impl<T: OwnedRecord> StoreDatasetReader<T> {
                 }
                 continue;
             }
-            let (file, constants) = self.plans.pop_front()?;
-            match self.open(file, constants).await {
+            match self.next_object().await? {
                 Ok(reader) => self.current = Some(Box::new(reader)),
                 Err(e) => {
                     self.done = true;
@@ -258,15 +330,5 @@ impl<T: OwnedRecord> StoreDatasetReader<T> {
             }
         }
         None
-    }
-
-    /// The reader of one object, its chunks fetched.
-    async fn open(
-        &self,
-        file: DatasetFile,
-        constants: Vec<super::reader::Constant>,
-    ) -> Result<ParquetReader<T, FetchedRanges>> {
-        let (builder, path) = self.object_builder(file, constants).await?;
-        builder.build(self.options.clone()).await.map_err(|e| e.in_file(&Some(object_file(&path))))
     }
 }

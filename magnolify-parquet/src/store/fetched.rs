@@ -51,6 +51,11 @@ impl FetchedRanges {
         self.ranges.iter().map(|(_, b)| b.len() as u64).sum()
     }
 
+    /// Whether every byte of `range` was fetched.
+    pub(crate) fn covers(&self, range: &std::ops::Range<u64>) -> bool {
+        self.from(range.start).is_ok_and(|bytes| range.end - range.start <= bytes.len() as u64)
+    }
+
     /// The fetched bytes from `start` to the end of the range holding it.
     fn from(&self, start: u64) -> ParquetResult<Bytes> {
         let i = self.ranges.partition_point(|(s, _)| *s <= start);
@@ -113,6 +118,8 @@ mod tests {
         assert!(f.get_bytes(0, 1).is_err());
         assert!(f.get_bytes(50, 1).is_err());
         assert_eq!(f.fetched_bytes(), 13);
+        assert!(f.covers(&(10..13)) && f.covers(&(91..100)) && f.covers(&(11..11)));
+        assert!(!f.covers(&(10..14)) && !f.covers(&(9..12)) && !f.covers(&(50..51)));
         // Ranges that touch or overlap are read as one.
         let f = f.with(vec![(13, Bytes::from_static(&[4, 5])), (14, Bytes::from_static(&[5, 6]))]);
         assert_eq!(f.get_bytes(10, 6).unwrap().as_ref(), [1, 2, 3, 4, 5, 6]);

@@ -59,7 +59,8 @@ impl Write for PartSink {
 /// that fills it, and [`close`](Self::close) uploads the last and completes
 /// the upload. The object appears only then: a writer dropped before (or a
 /// failed close) leaves nothing at the path; [`abort`](Self::abort) also
-/// removes the parts uploaded.
+/// removes the parts uploaded, as a part that fails to upload and a failed
+/// close do themselves.
 ///
 /// ```
 /// # #[cfg(feature = "derive")]
@@ -79,7 +80,7 @@ impl Write for PartSink {
 /// w.close().await?;
 ///
 /// let reader = StoreReaderBuilder::open(store, &path).await?.build::<Event>(ReadOptions::default()).await?;
-/// assert_eq!(reader.collect::<Result<Vec<_>, _>>()?, [Event { id: 1, name: "start".into() }]);
+/// assert_eq!(reader.collect().await?, [Event { id: 1, name: "start".into() }]);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// # }).unwrap();
 /// # fn futures_lite_block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -98,8 +99,9 @@ struct Upload {
     path: ObjectPath,
     uploaded: usize,
     /// Broken by a part's upload: the object would lack that part, so the
-    /// writer takes nothing more and is only aborted.
+    /// writer takes nothing more; the upload is aborted there and then.
     latch: Latch,
+    aborted: bool,
 }
 
 impl Upload {
@@ -110,8 +112,20 @@ impl Upload {
             let next = self.parts.lock().unwrap_or_else(PoisonError::into_inner).full.pop_front();
             let Some(part) = next else { return Ok(()) };
             let put = self.upload.put_part(PutPayload::from(part)).await;
-            self.latch.guard(put.map_err(|e| store_error(&self.path, e)))?;
+            if let Err(e) = put {
+                self.abort().await;
+                return self.latch.guard(Err(store_error(&self.path, e)));
+            }
             self.uploaded += 1;
+        }
+    }
+
+    /// Aborts the upload, once; best effort: the error that led here is
+    /// what the caller needs (a store that cannot abort leaves the parts
+    /// to its own expiry rules, and no object at the path either way).
+    async fn abort(&mut self) {
+        if !std::mem::replace(&mut self.aborted, true) {
+            let _ = self.upload.abort().await;
         }
     }
 
@@ -152,7 +166,7 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         let upload = store.put_multipart(path).await.map_err(|e| store_error(path, e))?;
         Ok(StoreWriter {
             writer,
-            upload: Upload { parts, upload, path: path.clone(), uploaded: 0, latch: Latch::default() },
+            upload: Upload { parts, upload, path: path.clone(), uploaded: 0, latch: Latch::default(), aborted: false },
         })
     }
 
@@ -199,15 +213,17 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
             Err(e) => Err(e),
         };
         if result.is_err() {
-            // Best effort: the error above is what the caller needs.
-            let _ = upload.upload.abort().await;
+            upload.abort().await;
         }
         result
     }
 
     /// Stops the upload and removes the parts uploaded: nothing appears
-    /// at the path.
+    /// at the path. (A part that failed to upload has aborted it already.)
     pub async fn abort(mut self) -> Result<()> {
+        if std::mem::replace(&mut self.upload.aborted, true) {
+            return Ok(());
+        }
         self.upload.upload.abort().await.map_err(|e| store_error(&self.upload.path, e))
     }
 }

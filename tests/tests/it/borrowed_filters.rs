@@ -216,7 +216,7 @@ fn a_store_object_lends_filtered_batches_as_a_file_does() {
         let options = ReadOptions::default().batch_size(16).filter(lent);
         let mut reader = builder.build_borrowed::<Row>(options).await.unwrap();
         let mut back = Vec::new();
-        while let Some(batch) = reader.next_batch().unwrap() {
+        while let Some(batch) = reader.next_batch().await.unwrap() {
             back.extend(batch.iter().map(Row::to_owned_row));
         }
         assert_eq!(back, expected);

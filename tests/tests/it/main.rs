@@ -31,6 +31,7 @@ mod page_skipping;
 mod proptest_layouts;
 mod read_options;
 mod schema_evolution;
+mod store_faults;
 mod threads;
 mod variant_values;
 mod wide_struct;

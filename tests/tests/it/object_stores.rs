@@ -2,92 +2,15 @@
 //! fetches (requests and bytes, counted by a store that wraps the
 //! in-memory one), what a writer uploads and when the object appears.
 
-use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use async_trait::async_trait;
-use futures::stream::BoxStream;
 use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
 use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
 use object_store::memory::InMemory;
 use object_store::path::Path;
-use object_store::{
-    CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore, ObjectStoreExt,
-    PutMultipartOptions, PutOptions, PutPayload, PutResult,
-};
+use object_store::{ObjectStoreExt, PutPayload};
 use test_kit::rng::XorShift;
-
-/// A store (the in-memory one by default), counting the reads made of it:
-/// `get_opts` is what every read (`get_range`, `get_ranges`) comes to.
-#[derive(Debug, Default)]
-pub(crate) struct Counting<S = InMemory> {
-    inner: S,
-    gets: AtomicU64,
-    bytes: AtomicU64,
-}
-
-impl<S> Counting<S> {
-    fn new(inner: S) -> Self {
-        Counting { inner, gets: AtomicU64::new(0), bytes: AtomicU64::new(0) }
-    }
-
-    pub(crate) fn reads(&self) -> (u64, u64) {
-        (self.gets.load(Ordering::SeqCst), self.bytes.load(Ordering::SeqCst))
-    }
-}
-
-impl<S: ObjectStore> fmt::Display for Counting<S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Counting({})", self.inner)
-    }
-}
-
-#[async_trait]
-impl<S: ObjectStore> ObjectStore for Counting<S> {
-    async fn put_opts(
-        &self,
-        location: &Path,
-        payload: PutPayload,
-        opts: PutOptions,
-    ) -> object_store::Result<PutResult> {
-        self.inner.put_opts(location, payload, opts).await
-    }
-
-    async fn put_multipart_opts(
-        &self,
-        location: &Path,
-        opts: PutMultipartOptions,
-    ) -> object_store::Result<Box<dyn MultipartUpload>> {
-        self.inner.put_multipart_opts(location, opts).await
-    }
-
-    async fn get_opts(&self, location: &Path, options: GetOptions) -> object_store::Result<GetResult> {
-        let got = self.inner.get_opts(location, options).await?;
-        self.gets.fetch_add(1, Ordering::SeqCst);
-        self.bytes.fetch_add(got.range.end - got.range.start, Ordering::SeqCst);
-        Ok(got)
-    }
-
-    fn delete_stream(
-        &self,
-        locations: BoxStream<'static, object_store::Result<Path>>,
-    ) -> BoxStream<'static, object_store::Result<Path>> {
-        self.inner.delete_stream(locations)
-    }
-
-    fn list(&self, prefix: Option<&Path>) -> BoxStream<'static, object_store::Result<ObjectMeta>> {
-        self.inner.list(prefix)
-    }
-
-    async fn list_with_delimiter(&self, prefix: Option<&Path>) -> object_store::Result<ListResult> {
-        self.inner.list_with_delimiter(prefix).await
-    }
-
-    async fn copy_opts(&self, from: &Path, to: &Path, options: CopyOptions) -> object_store::Result<()> {
-        self.inner.copy_opts(from, to, options).await
-    }
-}
+use test_kit::store::Counting;
 
 /// 15 columns of random 8-byte values: nothing compresses.
 #[derive(ParquetType, Debug, Clone, PartialEq)]
@@ -143,8 +66,8 @@ fn wide(n: usize) -> Vec<Wide> {
 /// Writes `rows` to `path` by multipart upload, in row groups of
 /// `group_rows` and parts of `part_size` bytes, checks that it took at least
 /// `min_parts` parts, and returns the object's size.
-async fn upload<S: ObjectStore>(
-    store: &Arc<Counting<S>>,
+async fn upload(
+    store: &Arc<Counting>,
     path: &Path,
     rows: &[Wide],
     group_rows: usize,
@@ -156,7 +79,7 @@ async fn upload<S: ObjectStore>(
     w.write_all(rows).await.unwrap();
     assert!(w.parts_uploaded() >= min_parts, "{} parts", w.parts_uploaded());
     w.close().await.unwrap();
-    store.inner.head(path).await.unwrap().size
+    store.inner().head(path).await.unwrap().size
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -169,24 +92,30 @@ fn runtime() -> tokio::runtime::Runtime {
 #[test]
 fn two_of_fifteen_columns_fetch_a_fraction_of_the_object_in_one_request_per_row_group() {
     let rows = wide(840_000);
-    let store = Arc::new(Counting::<InMemory>::default());
+    let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
     let path = Path::from("wide/part-0.parquet");
     runtime().block_on(async {
         let size = upload(&store, &path, &rows, 84_000, 8 << 20, 10).await;
         assert!(size > 100_000_000, "{size}");
-        assert_eq!(store.reads(), (0, 0));
+        assert_eq!(store.gets(), (0, 0));
 
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
-        assert_eq!((builder.requests(), store.reads().0), (1, 1));
+        assert_eq!((builder.requests(), store.gets().0), (1, 1));
         assert_eq!(builder.metadata().num_row_groups(), 10);
         let reader = builder.build::<TwoOfFifteen>(ReadOptions::default()).await.unwrap();
-        let (requests, bytes) = store.reads();
+        // The window of 2 row groups: the first two fetched, no more.
+        let (requests, window_bytes) = store.gets();
+        assert_eq!(requests, 3);
+        let back: Vec<TwoOfFifteen> = reader.collect().await.unwrap();
+        let (requests, bytes) = store.gets();
         eprintln!("2 of 15 columns: {requests} requests, {bytes} of {size} bytes");
-        assert!(requests <= 1 + 10, "{requests} requests");
+        // The footer, then one request per row group (its two chunks are
+        // neighbours).
+        assert_eq!(requests, 1 + 10);
         assert!((bytes as f64) < 0.25 * size as f64, "{bytes} of {size} bytes");
         // The two columns are 2/15 of the data; the footer is small.
         assert!((bytes as f64) > 0.13 * size as f64, "{bytes} of {size} bytes");
-        let back: Vec<TwoOfFifteen> = reader.collect::<Result<_, _>>().unwrap();
+        assert!(window_bytes < bytes / 4, "{window_bytes} of {bytes} bytes in the window");
         assert_eq!(back.len(), rows.len());
         assert!(back.iter().zip(&rows).all(|(b, r)| b.c06 == r.c06 && b.c07 == r.c07));
     });
@@ -204,7 +133,7 @@ fn events(n: u64) -> Vec<Event> {
 
 #[test]
 fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
-    let store = Arc::new(Counting::<InMemory>::default());
+    let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
     let path = Path::from("events.parquet");
     let rows = events(200_000);
     runtime().block_on(async {
@@ -213,23 +142,24 @@ fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
         w.write_all(&rows).await.unwrap();
         w.close().await.unwrap();
         let all = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
-        let before = store.reads();
-        let full: Vec<Event> =
-            all.build::<Event>(ReadOptions::default()).await.unwrap().collect::<Result<_, _>>().unwrap();
+        let before = store.gets();
+        let full: Vec<Event> = all.build::<Event>(ReadOptions::default()).await.unwrap().collect().await.unwrap();
         assert_eq!(full, rows);
-        let full_bytes = store.reads().1 - before.1;
+        let full_bytes = store.gets().1 - before.1;
 
         let f = Event::fields();
-        let before = store.reads();
+        let before = store.gets();
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().coalesce(0);
         let mut reader = builder.build(ReadOptions::default().filter(f.id.between(25_000, 34_999))).await.unwrap();
-        let got: Vec<Event> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+        let mut got: Vec<Event> = Vec::new();
+        while let Some(event) = reader.next().await {
+            got.push(event.unwrap());
+        }
         assert_eq!(got, rows[25_000..35_000]);
         assert_eq!((reader.counts().row_groups_read, reader.counts().row_groups_skipped), (2, 18));
-        let (requests, bytes) = (store.reads().0 - before.0, store.reads().1 - before.1);
-        // The footer, the page indexes the predicate can use in the two
-        // groups its statistics leave (one request), then the two groups'
-        // chunks (neighbours: one range).
+        let (requests, bytes) = (store.gets().0 - before.0, store.gets().1 - before.1);
+        // The footer (its request of 64 KiB brings the page indexes too,
+        // which sit before it), then each of the two groups' chunks.
         assert_eq!(requests, 3);
         assert!(bytes < full_bytes / 3, "{bytes} of {full_bytes}");
     });
@@ -244,7 +174,7 @@ struct BorrowedEvent<'a> {
 
 #[test]
 fn an_object_lends_borrowed_records_of_the_row_groups_asked_for() {
-    let store = Arc::new(Counting::<InMemory>::default());
+    let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
     let path = Path::from("lent/events.parquet");
     let rows = events(50_000);
     runtime().block_on(async {
@@ -252,15 +182,15 @@ fn an_object_lends_borrowed_records_of_the_row_groups_asked_for() {
         let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
         w.write_all(&rows).await.unwrap();
         w.close().await.unwrap();
-        let before = store.reads().0;
+        let before = store.gets().0;
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().coalesce(0);
         let options = ReadOptions::default().row_groups(vec![1, 3]).threads(2);
         let mut reader = builder.build_borrowed::<BorrowedEvent>(options).await.unwrap();
         // The footer, then the two groups' chunks (not neighbours, and
         // `coalesce(0)`: two ranges, a request each).
-        assert_eq!(store.reads().0 - before, 3);
+        assert_eq!(store.gets().0 - before, 3);
         let mut back = Vec::new();
-        while let Some(batch) = reader.next_batch().unwrap() {
+        while let Some(batch) = reader.next_batch().await.unwrap() {
             back.extend(batch.iter().map(|e| Event { id: e.id, kind: e.kind.to_owned() }));
         }
         let expected: Vec<Event> = rows[10_000..20_000].iter().chain(&rows[30_000..40_000]).cloned().collect();
@@ -271,7 +201,7 @@ fn an_object_lends_borrowed_records_of_the_row_groups_asked_for() {
 
 #[test]
 fn an_upload_not_closed_leaves_nothing_at_the_path() {
-    let store = Arc::new(Counting::<InMemory>::default());
+    let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
     runtime().block_on(async {
         let rows = events(50_000);
         for (name, close) in [("dropped.parquet", false), ("aborted.parquet", true)] {
@@ -285,7 +215,7 @@ fn an_upload_not_closed_leaves_nothing_at_the_path() {
             } else {
                 drop(w);
             }
-            assert!(store.inner.head(&path).await.is_err(), "{name}");
+            assert!(store.inner().head(&path).await.is_err(), "{name}");
         }
         // Closed, it is there and whole.
         let path = Path::from("closed.parquet");
@@ -300,7 +230,8 @@ fn an_upload_not_closed_leaves_nothing_at_the_path() {
             .build(ReadOptions::default())
             .await
             .unwrap()
-            .collect::<Result<_, _>>()
+            .collect()
+            .await
             .unwrap();
         assert_eq!(back, rows);
     });
@@ -371,21 +302,21 @@ fn s3_through_the_crates_client() {
         .with_secret_access_key("test")
         .build()
         .expect("S3 client");
-    let store = Arc::new(Counting::new(s3));
+    let store = Arc::new(Counting::counting(Arc::new(s3)));
     let rows = wide(200_000);
     runtime().block_on(async {
         let path = Path::from("wide/part-00000.parquet");
         let size = upload(&store, &path, &rows, 40_000, 5 << 20, 3).await;
         assert!(size > 20_000_000, "{size}");
 
-        let before = store.reads();
+        let before = store.gets();
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
         assert_eq!(builder.metadata().num_row_groups(), 5);
         let reader = builder.build::<TwoOfFifteen>(ReadOptions::default()).await.unwrap();
-        let (requests, bytes) = (store.reads().0 - before.0, store.reads().1 - before.1);
-        assert!(requests <= 1 + 5, "{requests} requests");
+        let back: Vec<TwoOfFifteen> = reader.collect().await.unwrap();
+        let (requests, bytes) = (store.gets().0 - before.0, store.gets().1 - before.1);
+        assert_eq!(requests, 1 + 5);
         assert!((bytes as f64) < 0.25 * size as f64, "{bytes} of {size} bytes");
-        let back: Vec<TwoOfFifteen> = reader.collect::<Result<_, _>>().unwrap();
         assert_eq!(back.len(), rows.len());
         assert!(back.iter().zip(&rows).all(|(b, r)| b.c06 == r.c06 && b.c07 == r.c07));
 
@@ -395,7 +326,7 @@ fn s3_through_the_crates_client() {
         w.write_all(&rows).await.unwrap();
         assert!(w.parts_uploaded() >= 1);
         w.abort().await.unwrap();
-        assert!(store.inner.head(&aborted).await.is_err());
+        assert!(store.inner().head(&aborted).await.is_err());
     });
 }
 
@@ -404,9 +335,10 @@ fn s3_through_the_crates_client() {
 /// records of the new version read with the old footer.
 #[test]
 fn an_object_replaced_after_its_footer_was_read_is_an_error_naming_it() {
-    let store = Arc::new(Counting::<InMemory>::default());
+    let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
     let path = Path::from("events/part-0.parquet");
-    let first: Vec<Event> = (0..100).map(|id| Event { id, kind: format!("first-{id}") }).collect();
+    // Larger than the footer's request of 64 KiB: its chunks take another.
+    let first: Vec<Event> = (0..50_000).map(|id| Event { id, kind: format!("first-{id}") }).collect();
     let second: Vec<Event> = (0..50).map(|id| Event { id: id * 2, kind: "second".into() }).collect();
     runtime().block_on(async {
         let put = |rows: Vec<Event>| {
@@ -424,9 +356,48 @@ fn an_object_replaced_after_its_footer_was_read_is_an_error_naming_it() {
         assert!(message.contains("the object changed after its footer was read"), "{message}");
         assert!(message.contains("events/part-0.parquet"), "{message}");
 
-        // Opened again, the new version reads.
+        // Opened again, the new version reads. It is small, so it came
+        // whole with its footer: replaced again before the build, the
+        // version opened reads, whole and alone.
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
-        let back: Vec<Event> = builder.build(ReadOptions::default()).await.unwrap().collect::<Result<_, _>>().unwrap();
+        put(first.clone()).await;
+        let back: Vec<Event> = builder.build(ReadOptions::default()).await.unwrap().collect().await.unwrap();
         assert_eq!(back, second);
+    });
+}
+
+/// An object of 10 row groups of 5,000 events (each larger than the
+/// footer's request of 64 KiB), read with windows of 1, 2 and 4: when the
+/// reader hands out the first record of row group k, exactly the row groups
+/// up to k + window - 1 have been fetched (one request each, after the
+/// footer's), never more; the records and the counts are a file's.
+#[test]
+fn a_store_reader_holds_at_most_its_window_of_row_groups() {
+    let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
+    let path = Path::from("window/events.parquet");
+    let rows: Vec<Event> = (0..50_000).map(|id| Event { id, kind: format!("kind-{}", id * 7919 % 100_003) }).collect();
+    runtime().block_on(async {
+        let builder = WriterBuilder::<Event>::new().max_row_group_rows(5_000).dictionary(false);
+        let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
+        w.write_all(&rows).await.unwrap();
+        w.close().await.unwrap();
+        for window in [1, 2, 4] {
+            let before = store.gets().0;
+            let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().window(window);
+            let mut reader = builder.build::<Event>(ReadOptions::default()).await.unwrap();
+            assert_eq!(store.gets().0 - before, 1 + window as u64, "window {window} after build");
+            let mut back = Vec::new();
+            while let Some(event) = reader.next().await {
+                let group = back.len() / 5_000;
+                if back.len() % 5_000 == 0 {
+                    let fetched = (group + window).min(10) as u64;
+                    assert_eq!(store.gets().0 - before, 1 + fetched, "window {window}, row group {group}");
+                }
+                back.push(event.unwrap());
+            }
+            assert_eq!(back, rows, "window {window}");
+            assert_eq!(reader.requests(), 11, "window {window}");
+            assert_eq!((reader.counts().row_groups_read, reader.counts().records_read), (10, 50_000));
+        }
     });
 }

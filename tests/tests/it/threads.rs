@@ -33,8 +33,9 @@ struct Trip {
 fn assert_send<T: Send>() {}
 
 // Checked when the test compiles: readers over memory and files, through the
-// derive and the Avro baseline, dataset readers (in a directory and in an
-// object store, owned and lending), and writers over every sink, are `Send`.
+// derive and the Avro baseline, store readers and dataset readers (in a
+// directory and in an object store, owned and lending), and writers over
+// every sink, are `Send`.
 const _: fn() = || {
     #[derive(ParquetType)]
     struct TripRef<'a> {
@@ -44,6 +45,8 @@ const _: fn() = || {
     assert_send::<magnolify_parquet::dataset::DatasetReader<TripRef<'static>>>();
     assert_send::<magnolify_parquet::dataset::StoreDatasetReader<Trip>>();
     assert_send::<magnolify_parquet::dataset::StoreDatasetReader<TripRef<'static>>>();
+    assert_send::<magnolify_parquet::store::StoreReader<Trip>>();
+    assert_send::<magnolify_parquet::store::StoreReader<TripRef<'static>>>();
     assert_send::<ParquetReader<Trip, Bytes>>();
     assert_send::<ParquetReader<Trip, File>>();
     assert_send::<ParquetReader<Value, Bytes, AvroConverter>>();

@@ -96,6 +96,24 @@ impl ScanPlan {
         chunks(file, &self.groups, columns)
     }
 
+    /// One plan per row group read, in order (each with its rows to
+    /// decode and its own skip counts), and the plan of the rest: the row
+    /// groups skipped, read by no reader. Their counts add up to this
+    /// plan's.
+    #[cfg(feature = "object_store")]
+    pub(crate) fn split_by_group(self) -> (Vec<ScanPlan>, ScanPlan) {
+        let ScanPlan { groups, skipped, skipped_by_bloom_filters, selection } = self;
+        let one = |group: usize| {
+            let mut rows = Selection::default();
+            if let Some(ranges) = selection.groups.get(&group).cloned() {
+                rows.groups.insert(group, ranges);
+            }
+            ScanPlan { groups: vec![group], selection: rows, ..ScanPlan::default() }
+        };
+        let each = groups.into_iter().map(one).collect();
+        (each, ScanPlan { groups: Vec::new(), skipped, skipped_by_bloom_filters, selection: Selection::default() })
+    }
+
     /// The counts the plan decided: row groups read and skipped, and the
     /// compressed bytes of `columns` in each.
     pub(crate) fn counts(&self, file: &ParquetMetaData, columns: &[usize]) -> FilterCounts {

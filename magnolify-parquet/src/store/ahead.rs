@@ -1,0 +1,97 @@
+//! Futures started ahead of need (the fetches of row groups, or of whole
+//! objects), their outputs taken in the order they were started or as
+//! they finish. Nothing is spawned: they run while their owner awaits
+//! [`Ahead::next`], and [`Ahead::progress`] lets them run between times
+//! (the owner calls it as it hands out records), so requests overlap the
+//! decoding of what came before.
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::task::Poll;
+
+use futures_util::stream::{FuturesOrdered, FuturesUnordered};
+use futures_util::StreamExt;
+
+pub(crate) struct Ahead<F: Future> {
+    running: Running<F>,
+    /// Outputs ready, in the order they are to be taken.
+    ready: VecDeque<F::Output>,
+    /// Calls of [`nudge`](Self::nudge) since it last polled.
+    nudges: u32,
+}
+
+/// Calls of [`Ahead::nudge`] (records handed out) per poll of the futures.
+const NUDGE_EVERY: u32 = 256;
+
+enum Running<F: Future> {
+    Ordered(FuturesOrdered<F>),
+    Unordered(FuturesUnordered<F>),
+}
+
+impl<F: Future> Ahead<F> {
+    /// None yet; outputs in the order of [`push`](Self::push) when
+    /// `ordered`, else as they finish.
+    pub(crate) fn new(ordered: bool) -> Self {
+        let running = match ordered {
+            true => Running::Ordered(FuturesOrdered::new()),
+            false => Running::Unordered(FuturesUnordered::new()),
+        };
+        Ahead { running, ready: VecDeque::new(), nudges: 0 }
+    }
+
+    /// Futures started and not taken yet (running or finished).
+    pub(crate) fn len(&self) -> usize {
+        let running = match &self.running {
+            Running::Ordered(q) => q.len(),
+            Running::Unordered(q) => q.len(),
+        };
+        running + self.ready.len()
+    }
+
+    pub(crate) fn push(&mut self, future: F) {
+        match &mut self.running {
+            Running::Ordered(q) => q.push_back(future),
+            Running::Unordered(q) => q.push(future),
+        }
+    }
+
+    /// Polls the running futures once, without waiting for any; the
+    /// outputs they give are kept for [`next`](Self::next).
+    pub(crate) async fn progress(&mut self) {
+        let Ahead { running, ready, .. } = self;
+        std::future::poll_fn(|cx| loop {
+            let polled = match running {
+                Running::Ordered(q) if !q.is_empty() => q.poll_next_unpin(cx),
+                Running::Unordered(q) if !q.is_empty() => q.poll_next_unpin(cx),
+                _ => return Poll::Ready(()),
+            };
+            match polled {
+                Poll::Ready(Some(output)) => ready.push_back(output),
+                _ => return Poll::Ready(()),
+            }
+        })
+        .await;
+    }
+
+    /// [`progress`](Self::progress) once every 256 calls: the owner calls
+    /// it per record it hands out, which keeps the cost of polling small
+    /// against that of the records.
+    pub(crate) async fn nudge(&mut self) {
+        self.nudges += 1;
+        if self.nudges >= NUDGE_EVERY {
+            self.nudges = 0;
+            self.progress().await;
+        }
+    }
+
+    /// The next output, once its future finishes; `None` when none is left.
+    pub(crate) async fn next(&mut self) -> Option<F::Output> {
+        if let Some(output) = self.ready.pop_front() {
+            return Some(output);
+        }
+        match &mut self.running {
+            Running::Ordered(q) => q.next().await,
+            Running::Unordered(q) => q.next().await,
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! Reading the records of one object in a store, row group by row group:
+//! each row group's chunks fetched (coalesced, pinned to the footer's
+//! version), decoded by the one file reader, and freed once read; at most
+//! a window of row groups held at once.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::Arc;
+
+use futures_util::future::BoxFuture;
+
+use super::ahead::Ahead;
+use super::fetched::FetchedRanges;
+use super::fetcher::Fetcher;
+use crate::error::Result;
+use crate::file::reader::scan::ScanPlan;
+use crate::file::{ParquetReader, ReaderBuilder};
+use crate::filter::FilterCounts;
+use crate::read::{ReadOptions, Resolved};
+use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
+
+/// Row groups a store reader holds at once unless
+/// [`StoreReaderBuilder::window`](super::StoreReaderBuilder::window) says
+/// otherwise: the one being read, and one fetched ahead.
+pub const DEFAULT_WINDOW: usize = 2;
+
+/// One row group's reader, its chunks being fetched.
+type Fetching<T> = BoxFuture<'static, Result<ParquetReader<T, FetchedRanges>>>;
+
+/// Builds one row group's reader (owned or lending records).
+pub(crate) type BuildGroup<T> = fn(
+    ReaderBuilder<FetchedRanges>,
+    Arc<Resolved<Derived<T>>>,
+    ReadOptions<T>,
+    ScanPlan,
+) -> Result<ParquetReader<T, FetchedRanges>>;
+
+/// Reads the records of `T` from an object in a store; made by
+/// [`StoreReaderBuilder::build`](super::StoreReaderBuilder::build) (owned
+/// records, [`next`](Self::next)) or
+/// [`build_borrowed`](super::StoreReaderBuilder::build_borrowed) (records
+/// that borrow from their batch, [`next_batch`](Self::next_batch)).
+///
+/// The scan is planned as a file's is (row groups by statistics and bloom
+/// filters, pages by the page index); then the row groups it reads are
+/// fetched one request per group of coalesced chunks, at most
+/// [`window`](super::StoreReaderBuilder::window) row groups held at once:
+/// the one being read and those fetched ahead, each freed once its records
+/// are read. Memory is bound by the window, not by the object's size.
+/// The fetches ahead run while the reader is awaited (no runtime assumed,
+/// nothing spawned).
+///
+/// It is `Send` whenever its records are, though rustdoc's auto-trait list
+/// says `!Send`.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use std::sync::Arc;
+/// use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
+/// use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
+/// use object_store::{memory::InMemory, path::Path};
+///
+/// #[derive(ParquetType, Debug, PartialEq)]
+/// struct Tick { seq: u32 }
+///
+/// let store = Arc::new(InMemory::new());
+/// let path = Path::from("ticks.parquet");
+/// let builder = WriterBuilder::<Tick>::new().max_row_group_rows(100);
+/// let mut w = StoreWriter::create(store.clone(), &path, builder).await?;
+/// for seq in 0..1_000 {
+///     w.write(&Tick { seq }).await?;
+/// }
+/// w.close().await?;
+///
+/// // 10 row groups, at most 3 held at once.
+/// let builder = StoreReaderBuilder::open(store, &path).await?.window(3);
+/// let mut reader = builder.build::<Tick>(ReadOptions::default()).await?;
+/// let mut sum = 0;
+/// while let Some(tick) = reader.next().await {
+///     sum += tick?.seq;
+/// }
+/// assert_eq!(sum, 499_500);
+/// assert_eq!(reader.counts().row_groups_read, 10);
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// # }).unwrap();
+/// ```
+pub struct StoreReader<T: ParquetRecord>
+where
+    Derived<T>: RecordRead,
+{
+    fetcher: Fetcher,
+    /// The footer's builder: its input holds the tail and the indexes.
+    builder: ReaderBuilder<FetchedRanges>,
+    resolved: Arc<Resolved<Derived<T>>>,
+    options: ReadOptions<T>,
+    build: BuildGroup<T>,
+    coalesce: u64,
+    window: usize,
+    /// The plans of the row groups not fetched yet, in order.
+    waiting: VecDeque<ScanPlan>,
+    fetching: Ahead<Fetching<T>>,
+    /// The reader of the row group being read.
+    current: Option<ParquetReader<T, FetchedRanges>>,
+    /// The counts of the row groups read to their end and of those skipped.
+    counts: FilterCounts,
+    done: bool,
+}
+
+/// What a [`StoreReader`] is made of.
+pub(crate) struct Parts<T: ParquetRecord>
+where
+    Derived<T>: RecordRead,
+{
+    pub(crate) fetcher: Fetcher,
+    pub(crate) builder: ReaderBuilder<FetchedRanges>,
+    pub(crate) resolved: Arc<Resolved<Derived<T>>>,
+    pub(crate) options: ReadOptions<T>,
+    pub(crate) build: BuildGroup<T>,
+    pub(crate) coalesce: u64,
+    pub(crate) window: usize,
+}
+
+impl<T: ParquetRecord + 'static> StoreReader<T>
+where
+    Derived<T>: RecordRead,
+{
+    /// The reader of `scan`, its first row groups' fetches started and the
+    /// first one awaited.
+    pub(crate) async fn start(parts: Parts<T>, scan: ScanPlan) -> Result<Self> {
+        let Parts { fetcher, builder, resolved, options, build, coalesce, window } = parts;
+        let (groups, rest) = scan.split_by_group();
+        let counts = rest.counts(builder.metadata(), resolved.columns());
+        let mut reader = StoreReader {
+            fetcher,
+            builder,
+            resolved,
+            options,
+            build,
+            coalesce,
+            window,
+            waiting: groups.into(),
+            fetching: Ahead::new(true),
+            current: None,
+            counts,
+            done: false,
+        };
+        reader.ready().await?;
+        Ok(reader)
+    }
+
+    /// Requests made of the store for this object so far (its footer's
+    /// included).
+    pub fn requests(&self) -> usize {
+        self.fetcher.requests()
+    }
+
+    /// What the reader read and skipped so far, as
+    /// [`ParquetReader::counts`] (all of it once the reader has ended).
+    pub fn counts(&self) -> FilterCounts {
+        let mut counts = self.counts;
+        if let Some(reader) = &self.current {
+            counts += reader.counts();
+        }
+        counts
+    }
+
+    /// The next batch of records, which may borrow from it (a reader built
+    /// by [`build_borrowed`](super::StoreReaderBuilder::build_borrowed)):
+    /// they live until the next call; `Ok(None)` after the last, as
+    /// [`ParquetReader::next_batch`].
+    pub async fn next_batch(&mut self) -> Result<Option<Vec<<Derived<T> as RecordRead>::Record<'_>>>> {
+        if !self.advance().await? {
+            return Ok(None);
+        }
+        match &mut self.current {
+            Some(reader) => reader.lend().map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether there is a next batch, made ready to lend by the reader of
+    /// the row group it is in (for the readers of many objects).
+    pub(crate) async fn advance(&mut self) -> Result<bool> {
+        self.fetching.progress().await;
+        while self.ready().await? {
+            let Some(reader) = &mut self.current else { break };
+            match reader.advance() {
+                Ok(true) => return Ok(true),
+                Ok(false) => self.finish_group(),
+                Err(e) => return Err(self.stop(e)),
+            }
+        }
+        Ok(false)
+    }
+
+    /// The records of the batch [`advance`](Self::advance) made ready.
+    pub(crate) fn lend(&mut self) -> Result<Vec<<Derived<T> as RecordRead>::Record<'_>>> {
+        match &mut self.current {
+            Some(reader) => reader.lend(),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Makes the reader of the next row group current if none is (its
+    /// fetch awaited), and starts fetching ahead to fill the window;
+    /// `false` once every row group is read.
+    async fn ready(&mut self) -> Result<bool> {
+        if self.current.is_some() {
+            return Ok(true);
+        }
+        if self.done {
+            return Ok(false);
+        }
+        self.fill()?;
+        match self.fetching.next().await {
+            Some(Ok(reader)) => self.current = Some(reader),
+            Some(Err(e)) => return Err(self.stop(e)),
+            None => {
+                self.done = true;
+                return Ok(false);
+            }
+        }
+        self.fill()?;
+        // Poll the fetches ahead once: their requests go out now, not at
+        // the next nudge.
+        self.fetching.progress().await;
+        Ok(true)
+    }
+
+    /// Starts the fetches of the next row groups until the window is full
+    /// (the row group being read counts).
+    fn fill(&mut self) -> Result<()> {
+        while self.fetching.len() + usize::from(self.current.is_some()) < self.window {
+            let Some(plan) = self.waiting.pop_front() else { break };
+            let ranges = self.chunk_ranges(&plan).map_err(|e| self.stop(e))?;
+            let (fetcher, builder, gap) = (self.fetcher.clone(), self.builder.clone(), self.coalesce);
+            let (resolved, options, build) = (self.resolved.clone(), self.options.clone(), self.build);
+            self.fetching.push(Box::pin(async move {
+                let input = fetcher.fetch(builder.input(), ranges, gap).await?;
+                build(builder.with_input(input), resolved, options, plan)
+            }));
+        }
+        Ok(())
+    }
+
+    /// The byte ranges of the chunks `plan` reads.
+    fn chunk_ranges(&self, plan: &ScanPlan) -> Result<Vec<Range<u64>>> {
+        let object = Some(super::object_file(self.fetcher.path()));
+        let metadata = self.builder.metadata();
+        let len = parquet::file::reader::Length::len(self.builder.input());
+        let mut ranges = Vec::new();
+        for (group, column, _) in plan.chunks_read(metadata, self.resolved.columns()) {
+            let (start, length) = metadata.chunk_range(group, column, len).map_err(|e| e.in_file(&object))?;
+            ranges.push(start..start + length);
+        }
+        Ok(ranges)
+    }
+
+    /// Counts the row group just read and frees it.
+    fn finish_group(&mut self) {
+        if let Some(reader) = self.current.take() {
+            self.counts += reader.counts();
+        }
+    }
+
+    /// Ends the reader with `error`.
+    fn stop(&mut self, error: crate::Error) -> crate::Error {
+        self.done = true;
+        self.current = None;
+        error
+    }
+}
+
+impl<T: OwnedRecord + 'static> StoreReader<T> {
+    /// The next record; `None` after the last. After an error it ends.
+    pub async fn next(&mut self) -> Option<Result<T>> {
+        self.fetching.nudge().await;
+        loop {
+            match self.ready().await {
+                Ok(true) => {}
+                Ok(false) => return None,
+                Err(e) => return Some(Err(e)),
+            }
+            let reader = self.current.as_mut()?;
+            match reader.next() {
+                Some(Err(e)) => return Some(Err(self.stop(e))),
+                Some(record) => return Some(record),
+                None => self.finish_group(),
+            }
+        }
+    }
+
+    /// Every record left, or the first error.
+    pub async fn collect(mut self) -> Result<Vec<T>> {
+        let mut all = Vec::new();
+        while let Some(record) = self.next().await {
+            all.push(record?);
+        }
+        Ok(all)
+    }
+}
