@@ -197,6 +197,12 @@ impl<F: Written> Core<F> {
         Ok(keys.iter().filter_map(|k| self.take(k)).collect())
     }
 
+    /// Every open file, taken out to be abandoned (the writer broke).
+    #[cfg(feature = "object_store")]
+    pub(super) fn abandon_all(&mut self) -> Vec<F> {
+        self.open.drain().map(|(_, open)| open.file).collect()
+    }
+
     /// What was closed so far, files sorted; the count starts again.
     pub(super) fn summary(&mut self) -> DatasetSummary {
         let mut summary = std::mem::take(&mut self.summary);

@@ -65,7 +65,10 @@ impl<T, C: RecordWrite> Written for StoreWriter<T, C> {
 /// multipart upload, completed when the file is closed (rolled, evicted
 /// past `max_open_files`, or at [`close`](Self::close)), so no partial
 /// object is ever visible; `close` puts `_SUCCESS` last. A writer dropped
-/// without `close` leaves the objects it completed and no `_SUCCESS`.
+/// without `close` leaves the objects it completed and no `_SUCCESS`. An
+/// error that breaks the writer (a failed upload) aborts the uploads of
+/// every open object there and then, and a failed `close` those it did not
+/// complete: no upload is left open.
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
@@ -123,9 +126,24 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         let key = std::mem::take(&mut self.key);
         let written = self.write_in_partition(&key, record).await;
         self.key = key;
-        self.core.latch.guard_records(written)?;
+        if let Err(e) = self.core.latch.guard_records(written) {
+            if self.core.latch.check().is_err() {
+                self.abort_open().await;
+            }
+            return Err(e);
+        }
         self.rows += 1;
         Ok(())
+    }
+
+    /// Aborts the upload of every open object: the writer broke, and an
+    /// upload left open would hold its parts until the store expires them.
+    /// (Objects closed before stay: each is whole. There is no `_SUCCESS`.)
+    async fn abort_open(&mut self) {
+        for file in self.core.abandon_all() {
+            // Best effort: the error that broke the writer is the caller's.
+            let _ = file.abort().await;
+        }
     }
 
     /// Writes every record of `records`, stopping at the first error.
@@ -178,8 +196,15 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
 
     /// Completes every open object's upload, then puts `_SUCCESS` at the prefix.
     pub async fn close(mut self) -> Result<DatasetSummary> {
-        for closing in self.core.close_all()? {
-            close(&mut self.core, closing).await?;
+        let mut closings = self.core.close_all()?.into_iter();
+        while let Some(closing) = closings.next() {
+            if let Err(e) = close(&mut self.core, closing).await {
+                // The failed one aborted its own upload; the rest are aborted.
+                for rest in closings {
+                    let _ = rest.file.abort().await;
+                }
+                return Err(e);
+            }
         }
         let marker = self.object_path(SUCCESS_MARKER)?;
         self.store.put(&marker, PutPayload::from(Vec::new())).await.map_err(|e| store_error(&marker, e))?;

@@ -214,3 +214,94 @@ async fn read_object(store: Arc<dyn ObjectStore>, path: &Path) -> Vec<Reading> {
     let builder = magnolify_parquet::store::StoreReaderBuilder::open(store, path).await.unwrap();
     builder.build::<Reading>(ReadOptions::default()).await.unwrap().collect().await.unwrap()
 }
+
+/// A dataset of 1,200 readings in 3 partitions (by object), written in
+/// blocks of 50 per partition with at most 2 files open (each block evicts
+/// one, completing its upload), files rolled at 150 rows: every request of
+/// the whole write
+/// (starts, parts, completions, `_SUCCESS`) failed in turn, in each way.
+/// The write completes and reads back whole with `_SUCCESS`, or fails:
+/// then no `_SUCCESS`, every object there is whole (it reads), and no
+/// upload is left open.
+#[test]
+fn every_request_of_a_dataset_write_failed_in_turn_leaves_whole_objects_and_no_open_upload() {
+    use magnolify_parquet::dataset::DatasetWriter;
+
+    runtime().block_on(async {
+        // In order of (object, seq), as `back` is sorted.
+        let (_, expected) = readings(3, 400, 100).await;
+        let f = Reading::fields();
+        let write = |store: Arc<dyn ObjectStore>| {
+            let rows = expected.clone();
+            let object = f.object.clone();
+            async move {
+                let mut w = DatasetWriter::builder("out")
+                    .partition_by(&object)
+                    .max_rows_per_file(150)
+                    .max_open_files(2)
+                    .writer_id("w")
+                    .files(|b| b.dictionary(false).max_row_group_rows(50))
+                    .build_in_store(store)?;
+                // Blocks of 50 readings of each partition in turn: with 2
+                // files open, each block evicts (completes) one.
+                for block in 0..8 {
+                    for object in 0..3 {
+                        for row in &rows[object * 400 + block * 50..][..50] {
+                            w.write(row).await?;
+                        }
+                    }
+                }
+                w.close().await.map(|_| ())
+            }
+        };
+        let clean = Arc::new(Wrapped::new(Arc::new(InMemory::new()), Faults { at: 0, fault: Fault::Error }));
+        write(clean.clone()).await.unwrap();
+        let requests = clean.requests();
+        assert!(requests >= 20, "{requests} requests");
+        for fault in Fault::ALL {
+            for at in 1..=requests {
+                let inner: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+                let store = Arc::new(Wrapped::new(inner.clone(), Faults { at, fault }));
+                let what = format!("{fault:?} at request {at}");
+                let written = write(store.clone()).await;
+                let success = inner.head(&Path::from("out/_SUCCESS")).await.is_ok();
+                // Whatever objects there are read whole (a short body on a
+                // put is no fault: this write makes no gets).
+                let mut back: Vec<Reading> = Vec::new();
+                let listed: Vec<_> =
+                    futures::TryStreamExt::try_collect(inner.list(Some(&Path::from("out")))).await.unwrap();
+                for meta in listed.iter().filter(|m| m.location.as_ref().ends_with(".parquet")) {
+                    let builder =
+                        magnolify_parquet::store::StoreReaderBuilder::open(inner.clone(), &meta.location).await;
+                    let reader =
+                        builder.unwrap_or_else(|e| panic!("{what}: {e}")).build::<Partless>(ReadOptions::default());
+                    let rows = reader.await.unwrap().collect().await.unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let object: u32 =
+                        meta.location.as_ref()["out/object=".len()..].split('/').next().unwrap().parse().unwrap();
+                    back.extend(rows.into_iter().map(|r| Reading { object, seq: r.seq, note: r.note }));
+                }
+                back.sort_by_key(|r| (r.object, r.seq));
+                match written {
+                    Ok(()) => {
+                        assert_eq!(fault, Fault::ShortBody, "{what}: no error");
+                        assert!(success, "{what}");
+                        assert_eq!(back, expected, "{what}");
+                    }
+                    Err(e) => {
+                        assert!(!success, "{what}: _SUCCESS after {e}");
+                        assert!(back.iter().all(|r| expected.contains(r)), "{what}");
+                        assert!(e.to_string().contains("out/"), "{what}: {e}");
+                    }
+                }
+                assert_eq!(store.uploads_open(), 0, "{what}");
+            }
+        }
+    });
+}
+
+/// A reading without its partition field, as the dataset's files hold it.
+#[derive(ParquetType, Debug)]
+struct Partless {
+    seq: u32,
+    note: String,
+}
