@@ -1,8 +1,10 @@
 //! `store`: a dataset of 200 objects (500 rides each) read from an
 //! in-memory store that adds 20 ms to every request, as S3 from a nearby
-//! region does, with 1, 8 and 32 objects fetched at once. Reading is bound
-//! by the latency divided by the concurrency: about two requests per
-//! object (its footer, then its column chunks in one range) and one list.
+//! region does, with 1, 8 and 32 objects fetched at once; and written into
+//! one with 1 and 8 objects completed at once. Reading and writing are
+//! bound by the latency divided by the concurrency: one request per object
+//! (a footer request brings a small object whole; a small object is put
+//! whole), and one list or one `_SUCCESS`.
 //! The request counts of one read are printed before the timings, and
 //! (not in `--test` runs) the peak memory of reading a 1 GB object through
 //! the in-memory store with a window of 2 row groups, measured in a child
@@ -14,7 +16,7 @@ use std::time::Duration;
 use benches::dataset::{self, Ride};
 use benches::SEED;
 use divan::Bencher;
-use magnolify_parquet::dataset::StoreDatasetReader;
+use magnolify_parquet::dataset::{DatasetWriter, StoreDatasetReader};
 use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
 use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, WriterBuilder};
 use object_store::memory::InMemory;
@@ -191,7 +193,38 @@ fn read_with(bencher: Bencher, concurrency: usize) {
     });
 }
 
-/// The requests of one read at each concurrency, and its time.
+/// Writes the rides of [`OBJECTS`] objects as a dataset partitioned by
+/// zone, files rolled at [`RIDES_PER_OBJECT`], into `store`, with
+/// `concurrency` objects completed at once; returns the objects written.
+async fn write(store: Arc<dyn ObjectStore>, rides: &[Ride], concurrency: usize) -> usize {
+    let f = Ride::fields();
+    let builder = DatasetWriter::builder("rides").partition_by(&f.zone).max_rows_per_file(RIDES_PER_OBJECT as u64);
+    let mut writer = builder.max_open_files(20).build_in_store(store).expect("build").concurrency(concurrency);
+    writer.write_all(rides).await.expect("write");
+    writer.close().await.expect("close").files.len()
+}
+
+/// The rides written by the write benches: [`OBJECTS`] objects' worth,
+/// zones in blocks so that files fill one at a time.
+fn rides_to_write() -> &'static [Ride] {
+    static RIDES: OnceLock<Vec<Ride>> = OnceLock::new();
+    RIDES.get_or_init(|| {
+        let mut rides = dataset::generate(OBJECTS * RIDES_PER_OBJECT, 20, SEED);
+        rides.sort_by_key(|r| r.zone);
+        rides
+    })
+}
+
+fn write_with(bencher: Bencher, concurrency: usize) {
+    let runtime = runtime();
+    let rides = rides_to_write();
+    bencher.bench_local(|| {
+        let store = Arc::new(Wrapped::new(Arc::new(InMemory::new()), Latency(LATENCY)));
+        runtime.block_on(write(store, rides, concurrency))
+    });
+}
+
+/// The requests of one read and one write at each concurrency, and its time.
 fn report_requests() {
     let runtime = runtime();
     for concurrency in [1, 8, 32] {
@@ -200,6 +233,17 @@ fn report_requests() {
         runtime.block_on(read(store.clone(), concurrency));
         println!(
             "store/read_latency_c{concurrency}: {} requests for {OBJECTS} objects ({:?} each), one read in {:.2} s",
+            store.requests(),
+            LATENCY,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    for concurrency in [1, 8] {
+        let store = Arc::new(Wrapped::new(Arc::new(InMemory::new()), Latency(LATENCY)));
+        let started = std::time::Instant::now();
+        let objects = runtime.block_on(write(store.clone(), rides_to_write(), concurrency));
+        println!(
+            "store/write_latency_c{concurrency}: {} requests for {objects} objects ({:?} each), one write in {:.2} s",
             store.requests(),
             LATENCY,
             started.elapsed().as_secs_f64()
@@ -220,4 +264,14 @@ fn read_latency_c8(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn read_latency_c32(bencher: Bencher) {
     read_with(bencher, 32);
+}
+
+#[divan::bench(sample_count = 3)]
+fn write_latency_c1(bencher: Bencher) {
+    write_with(bencher, 1);
+}
+
+#[divan::bench(sample_count = 3)]
+fn write_latency_c8(bencher: Bencher) {
+    write_with(bencher, 8);
 }

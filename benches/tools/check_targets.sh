@@ -14,6 +14,7 @@ python3 "$here/divan_medians.py" < "${1:-/dev/stdin}" > "$medians"
 python3 "$here/bench_ratios.py" "$medians" \
   'seed/write_avro:seed/write_derive>=3' \
   'store/read_latency_c1:store/read_latency_c32>=10' \
+  'store/write_latency_c1:store/write_latency_c8>=4' \
   'seed/read_avro:seed/read_derive>=5' \
   'seed/read_avro@item:seed/read_derive_borrowed@item>=10' \
   'flat/read_derive_borrowed:flat/read_arrow_decode_only<=1.0' \

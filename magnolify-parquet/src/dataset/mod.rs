@@ -35,7 +35,7 @@ pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
 #[cfg(feature = "object_store")]
 pub use store_reader::{StoreDatasetReader, StoreDatasetReaderBuilder, DEFAULT_CONCURRENCY};
 #[cfg(feature = "object_store")]
-pub use store_writer::StoreDatasetWriter;
+pub use store_writer::{StoreDatasetWriter, DEFAULT_CLOSING};
 pub use value::PartitionValue;
 pub use writer::{DatasetWriter, DatasetWriterBuilder, SUCCESS_MARKER};
 

@@ -2,8 +2,10 @@
 //! writer's routing, rolling and open-file bound, with each file uploaded
 //! by its own multipart upload and `_SUCCESS` put last.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
+use futures_util::future::BoxFuture;
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
@@ -13,7 +15,7 @@ use super::writer::{DatasetWriterBuilder, FileSettings, SUCCESS_MARKER};
 use crate::error::{Error, Result};
 use crate::file::WriterBuilder;
 use crate::record::{OwnedRecord, RecordWrite};
-use crate::store::{store_error, StoreWriter};
+use crate::store::{store_error, Ahead, StoreWriter, DEFAULT_PART_SIZE};
 
 impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// A writer of the dataset into `store`, under the builder's root as
@@ -45,6 +47,9 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
             partitions: self.partitions,
             settings: self.files,
             core: Core::new(limits, Names::new(self.writer_id)),
+            closing: Ahead::new(false),
+            concurrency: DEFAULT_CLOSING,
+            part_size: DEFAULT_PART_SIZE,
             key: String::new(),
             rows: 0,
         })
@@ -109,12 +114,40 @@ pub struct StoreDatasetWriter<T: OwnedRecord> {
     settings: FileSettings<T>,
     /// The open objects, names, limits, summary and latch.
     core: Core<StoreWriter<T>>,
+    /// The objects being completed (their last parts and completion).
+    closing: Ahead<Closed>,
+    concurrency: usize,
+    part_size: usize,
     /// The directory of the record being written (reused).
     key: String,
     rows: u64,
 }
 
+/// An object's upload being completed: its path and rows, and how it ended.
+type Closed = BoxFuture<'static, (PathBuf, u64, Result<()>)>;
+
+/// Objects a [`StoreDatasetWriter`] completes at once unless
+/// [`StoreDatasetWriter::concurrency`] says otherwise.
+pub const DEFAULT_CLOSING: usize = 8;
+
 impl<T: OwnedRecord> StoreDatasetWriter<T> {
+    /// Up to `objects` objects are completed at once (the last parts and
+    /// the completion of each file rolled, evicted or closed), while the
+    /// writer goes on with the next records; default [`DEFAULT_CLOSING`].
+    /// Memory holds their last parts. `0` counts as 1.
+    pub fn concurrency(mut self, objects: usize) -> Self {
+        self.concurrency = objects.max(1);
+        self
+    }
+
+    /// Each object is uploaded in parts of `bytes` (default
+    /// [`DEFAULT_PART_SIZE`], 8 MiB; S3's minimum is 5 MiB); an object
+    /// smaller than one part is put whole.
+    pub fn part_size(mut self, bytes: usize) -> Self {
+        self.part_size = bytes;
+        self
+    }
+
     /// Writes one record into the object of its partition. A record that
     /// cannot be written is left out and its error returned; any other
     /// error stops the writer (later calls and `close` return
@@ -140,6 +173,11 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
     /// upload left open would hold its parts until the store expires them.
     /// (Objects closed before stay: each is whole. There is no `_SUCCESS`.)
     async fn abort_open(&mut self) {
+        // The completions under way finish (or abort themselves), so that
+        // none is left open half way.
+        while let Some(done) = self.closing.next().await {
+            let _ = self.landed(done);
+        }
         for file in self.core.abandon_all() {
             // Best effort: the error that broke the writer is the caller's.
             let _ = file.abort().await;
@@ -162,7 +200,7 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
             Action::Write(object) => object,
             Action::Open { evict, file } => {
                 if let Some(closing) = evict {
-                    close(&mut self.core, closing).await?;
+                    self.complete(closing).await?;
                 }
                 let writer = self.create(&file).await?;
                 self.core.opened(file, writer)
@@ -171,7 +209,7 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         object.write(record).await?;
         if limits.full(object) {
             if let Some(closing) = self.core.take(key) {
-                close(&mut self.core, closing).await?;
+                self.complete(closing).await?;
             }
         }
         Ok(())
@@ -181,7 +219,7 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
     async fn create(&self, new: &NewFile) -> Result<StoreWriter<T>> {
         let path = self.object_path(&new.key_path())?;
         let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
-        StoreWriter::create(self.store.clone(), &path, builder).await
+        StoreWriter::create_with_part_size(self.store.clone(), &path, builder, self.part_size).await
     }
 
     /// The object path of `relative` under the prefix (Hive escapes kept as
@@ -194,27 +232,48 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         ObjectPath::parse(&key).map_err(|e| Error::argument(format!("`{key}` is not a valid object path: {e}")))
     }
 
-    /// Completes every open object's upload, then puts `_SUCCESS` at the prefix.
+    /// Completes every open object's upload, then puts `_SUCCESS` at the
+    /// prefix. On an error, the objects not completed are aborted.
     pub async fn close(mut self) -> Result<DatasetSummary> {
-        let mut closings = self.core.close_all()?.into_iter();
-        while let Some(closing) = closings.next() {
-            if let Err(e) = close(&mut self.core, closing).await {
-                // The failed one aborted its own upload; the rest are aborted.
-                for rest in closings {
-                    let _ = rest.file.abort().await;
-                }
-                return Err(e);
+        let mut result = Ok(());
+        for closing in self.core.close_all()? {
+            match result {
+                Ok(()) => result = self.complete(closing).await,
+                Err(_) => drop(closing.file.abort().await),
             }
         }
+        // Every completion started ends (or aborts itself).
+        while let Some(done) = self.closing.next().await {
+            let landed = self.landed(done);
+            result = result.and(landed);
+        }
+        result?;
         let marker = self.object_path(SUCCESS_MARKER)?;
         self.store.put(&marker, PutPayload::from(Vec::new())).await.map_err(|e| store_error(&marker, e))?;
         Ok(self.core.summary())
     }
-}
 
-/// Completes the upload of `closing` and counts it.
-async fn close<T: OwnedRecord>(core: &mut Core<StoreWriter<T>>, closing: Closing<StoreWriter<T>>) -> Result<()> {
-    closing.file.close().await?;
-    core.closed(closing.relative, closing.rows);
-    Ok(())
+    /// Starts completing `closing`'s upload, with at most `concurrency`
+    /// under way (waiting for room); counts those that ended.
+    async fn complete(&mut self, closing: Closing<StoreWriter<T>>) -> Result<()> {
+        while self.closing.len() >= self.concurrency {
+            let Some(done) = self.closing.next().await else { break };
+            self.landed(done)?;
+        }
+        let Closing { relative, rows, file } = closing;
+        self.closing.push(Box::pin(async move { (relative, rows, file.close().await.map(drop)) }));
+        // Its requests go out now.
+        self.closing.progress().await;
+        while let Some(done) = self.closing.take_ready() {
+            self.landed(done)?;
+        }
+        Ok(())
+    }
+
+    /// Counts an object completed; its error otherwise (it aborted itself).
+    fn landed(&mut self, (relative, rows, result): (PathBuf, u64, Result<()>)) -> Result<()> {
+        result?;
+        self.core.closed(relative, rows);
+        Ok(())
+    }
 }

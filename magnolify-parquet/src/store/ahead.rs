@@ -84,6 +84,11 @@ impl<F: Future> Ahead<F> {
         }
     }
 
+    /// An output ready now, without waiting.
+    pub(crate) fn take_ready(&mut self) -> Option<F::Output> {
+        self.ready.pop_front()
+    }
+
     /// The next output, once its future finishes; `None` when none is left.
     pub(crate) async fn next(&mut self) -> Option<F::Output> {
         if let Some(output) = self.ready.pop_front() {

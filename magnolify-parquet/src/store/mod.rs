@@ -15,8 +15,9 @@
 //!   Hive-partitioned dataset under a prefix, several objects fetched at
 //!   once, skipping those whose partition values rule out a predicate;
 //!   [`StoreDatasetWriter`](crate::dataset::StoreDatasetWriter) writes one.
-//! - [`StoreWriter`] uploads a file as it is written, part after part, by a
-//!   multipart upload completed only when the file is.
+//! - [`StoreWriter`] uploads a file as it is written, a few parts at once,
+//!   by a multipart upload completed only when the file is (a file smaller
+//!   than one part is put whole, in one request).
 
 mod ahead;
 mod fetched;
@@ -24,13 +25,15 @@ mod fetcher;
 mod located;
 mod object_reader;
 mod reader;
+mod upload;
 mod writer;
 
 pub use fetched::FetchedRanges;
 pub use fetcher::FOOTER_FETCH;
 pub use object_reader::{StoreReader, DEFAULT_WINDOW};
 pub use reader::{StoreReaderBuilder, DEFAULT_COALESCE};
-pub use writer::{StoreWriter, DEFAULT_PART_SIZE};
+pub use upload::{DEFAULT_PARTS_IN_FLIGHT, DEFAULT_PART_SIZE};
+pub use writer::StoreWriter;
 
 pub(crate) use ahead::Ahead;
 pub(crate) use located::{object_file, store_error};

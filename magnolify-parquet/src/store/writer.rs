@@ -1,64 +1,27 @@
 //! Writing a Parquet object into an object store: the one file writer into
-//! a buffer cut in parts, each uploaded as a part of a multipart upload as
-//! soon as it is full; the upload completes only when the file is.
+//! an upload (`upload.rs`), which sends its parts as they fill.
 
-use std::collections::VecDeque;
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
-use bytes::Bytes;
 use object_store::path::Path as ObjectPath;
-use object_store::{MultipartUpload, ObjectStore, ObjectStoreExt, PutPayload};
+use object_store::ObjectStore;
 use parquet::file::metadata::ParquetMetaData;
 
-use super::store_error;
+use super::upload::{PartSink, Upload, DEFAULT_PART_SIZE};
 use crate::error::Result;
 use crate::file::{ParquetWriter, WriterBuilder};
 use crate::record::{Derived, RecordWrite};
-use crate::write::Latch;
-
-/// Bytes in each uploaded part but the last (S3 needs at least 5 MiB).
-pub const DEFAULT_PART_SIZE: usize = 8 << 20;
-
-/// Full parts waiting for upload, and the part being filled.
-#[derive(Debug, Default)]
-struct Parts {
-    full: VecDeque<Bytes>,
-    filling: Vec<u8>,
-    size: usize,
-}
-
-/// The file writer's sink: bytes cut into parts of `size`.
-struct PartSink(Arc<Mutex<Parts>>);
-
-impl Write for PartSink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut parts = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut rest = buf;
-        while !rest.is_empty() {
-            let room = parts.size - parts.filling.len();
-            let (now, later) = rest.split_at(room.min(rest.len()));
-            parts.filling.extend_from_slice(now);
-            if parts.filling.len() == parts.size {
-                let size = parts.size;
-                let full = std::mem::replace(&mut parts.filling, Vec::with_capacity(size));
-                parts.full.push_back(Bytes::from(full));
-            }
-            rest = later;
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Writes records of `T` (through converter `C`) as a Parquet object in a
-/// store, by a multipart upload: each part is uploaded by the `write` call
-/// that fills it, and [`close`](Self::close) uploads the last and completes
-/// the upload. The object appears only then: a writer dropped before (or a
-/// failed close) leaves nothing at the path; [`abort`](Self::abort) also
+/// store. The file's bytes are cut into parts of
+/// [`DEFAULT_PART_SIZE`](super::DEFAULT_PART_SIZE): when the first part is
+/// full a multipart upload starts, and each part is sent by the `write`
+/// call that fills it, up to
+/// [`parts_in_flight`](Self::parts_in_flight) at once (they run while the
+/// writer is awaited); [`close`](Self::close) sends the last and completes
+/// the upload. An object smaller than one part is put whole by `close`, in
+/// one request. The object appears only then: a writer dropped before (or
+/// a failed close) leaves nothing at the path; [`abort`](Self::abort) also
 /// removes the parts uploaded, as a part that fails to upload and a failed
 /// close do themselves.
 ///
@@ -92,61 +55,10 @@ pub struct StoreWriter<T, C: RecordWrite = Derived<T>> {
     upload: Upload,
 }
 
-/// The multipart upload and the parts it takes.
-struct Upload {
-    parts: Arc<Mutex<Parts>>,
-    upload: Box<dyn MultipartUpload>,
-    path: ObjectPath,
-    uploaded: usize,
-    /// Broken by a part's upload: the object would lack that part, so the
-    /// writer takes nothing more; the upload is aborted there and then.
-    latch: Latch,
-    aborted: bool,
-}
-
-impl Upload {
-    /// Uploads the full parts, one after the other.
-    async fn full_parts(&mut self) -> Result<()> {
-        self.latch.check()?;
-        loop {
-            let next = self.parts.lock().unwrap_or_else(PoisonError::into_inner).full.pop_front();
-            let Some(part) = next else { return Ok(()) };
-            let put = self.upload.put_part(PutPayload::from(part)).await;
-            if let Err(e) = put {
-                self.abort().await;
-                return self.latch.guard(Err(store_error(&self.path, e)));
-            }
-            self.uploaded += 1;
-        }
-    }
-
-    /// Aborts the upload, once; best effort: the error that led here is
-    /// what the caller needs (a store that cannot abort leaves the parts
-    /// to its own expiry rules, and no object at the path either way).
-    async fn abort(&mut self) {
-        if !std::mem::replace(&mut self.aborted, true) {
-            let _ = self.upload.abort().await;
-        }
-    }
-
-    /// Uploads every part left, the last one short, and completes.
-    async fn finish(&mut self) -> Result<()> {
-        {
-            let mut parts = self.parts.lock().unwrap_or_else(PoisonError::into_inner);
-            let last = std::mem::take(&mut parts.filling);
-            if !last.is_empty() {
-                parts.full.push_back(Bytes::from(last));
-            }
-        }
-        self.full_parts().await?;
-        self.upload.complete().await.map_err(|e| store_error(&self.path, e))?;
-        Ok(())
-    }
-}
-
 impl<T, C: RecordWrite> StoreWriter<T, C> {
-    /// Starts a multipart upload to `path` and a writer with `builder`'s
-    /// settings, uploading parts of [`DEFAULT_PART_SIZE`] bytes.
+    /// A writer of the object at `path` with `builder`'s settings, in parts
+    /// of [`DEFAULT_PART_SIZE`] bytes. No request yet: the upload starts
+    /// when the first part is full.
     pub async fn create(store: Arc<dyn ObjectStore>, path: &ObjectPath, builder: WriterBuilder<T, C>) -> Result<Self> {
         Self::create_with_part_size(store, path, builder, DEFAULT_PART_SIZE).await
     }
@@ -159,15 +71,20 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         builder: WriterBuilder<T, C>,
         part_size: usize,
     ) -> Result<Self> {
-        let parts = Arc::new(Mutex::new(Parts { size: part_size.max(1), ..Parts::default() }));
+        let (upload, sink) = Upload::new(store, path, part_size);
         // A store writer dropped unclosed leaves nothing at its path (see
         // the type): the drop of its file says nothing more.
-        let writer = builder.build(PartSink(parts.clone()))?.quiet_on_drop();
-        let upload = store.put_multipart(path).await.map_err(|e| store_error(path, e))?;
-        Ok(StoreWriter {
-            writer,
-            upload: Upload { parts, upload, path: path.clone(), uploaded: 0, latch: Latch::default(), aborted: false },
-        })
+        let writer = builder.build(sink)?.quiet_on_drop();
+        Ok(StoreWriter { writer, upload })
+    }
+
+    /// Up to `parts` parts are sent at once (default
+    /// [`DEFAULT_PARTS_IN_FLIGHT`](super::DEFAULT_PARTS_IN_FLIGHT), 4): the
+    /// writer holds at most that many parts besides the one it fills. `0`
+    /// counts as 1.
+    pub fn parts_in_flight(mut self, parts: usize) -> Self {
+        self.upload.parts_in_flight = parts.max(1);
+        self
     }
 
     /// Writes one record (see [`ParquetWriter::write`]); uploads the parts
@@ -199,13 +116,14 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
         self.writer.bytes_written()
     }
 
-    /// Parts uploaded so far.
+    /// Parts uploaded so far (an object put whole counts none).
     pub fn parts_uploaded(&self) -> usize {
         self.upload.uploaded
     }
 
-    /// Writes the footer, uploads the last parts and completes the upload:
-    /// the object appears at its path. On an error the upload is aborted.
+    /// Writes the footer, sends the last parts and completes the upload
+    /// (or puts a small object whole): the object appears at its path. On
+    /// an error the upload is aborted.
     pub async fn close(self) -> Result<ParquetMetaData> {
         let StoreWriter { writer, mut upload } = self;
         let result = match writer.close() {
@@ -213,7 +131,8 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
             Err(e) => Err(e),
         };
         if result.is_err() {
-            upload.abort().await;
+            // Best effort: the error above is what the caller needs.
+            let _ = upload.abort().await;
         }
         result
     }
@@ -221,9 +140,6 @@ impl<T, C: RecordWrite> StoreWriter<T, C> {
     /// Stops the upload and removes the parts uploaded: nothing appears
     /// at the path. (A part that failed to upload has aborted it already.)
     pub async fn abort(mut self) -> Result<()> {
-        if std::mem::replace(&mut self.upload.aborted, true) {
-            return Ok(());
-        }
-        self.upload.upload.abort().await.map_err(|e| store_error(&self.upload.path, e))
+        self.upload.abort().await
     }
 }

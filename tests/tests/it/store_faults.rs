@@ -216,10 +216,10 @@ async fn read_object(store: Arc<dyn ObjectStore>, path: &Path) -> Vec<Reading> {
 }
 
 /// A dataset of 1,200 readings in 3 partitions (by object), written in
-/// blocks of 50 per partition with at most 2 files open (each block evicts
+/// blocks of 100 per partition with at most 2 files open (each block evicts
 /// one, completing its upload), files rolled at 150 rows: every request of
-/// the whole write
-/// (starts, parts, completions, `_SUCCESS`) failed in turn, in each way.
+/// the whole write (starts, parts of 16 KiB, completions, 2 at once,
+/// `_SUCCESS`) failed in turn, in each way.
 /// The write completes and reads back whole with `_SUCCESS`, or fails:
 /// then no `_SUCCESS`, every object there is whole (it reads), and no
 /// upload is left open.
@@ -229,7 +229,7 @@ fn every_request_of_a_dataset_write_failed_in_turn_leaves_whole_objects_and_no_o
 
     runtime().block_on(async {
         // In order of (object, seq), as `back` is sorted.
-        let (_, expected) = readings(3, 400, 100).await;
+        let (_, expected) = readings(3, 400, 250).await;
         let f = Reading::fields();
         let write = |store: Arc<dyn ObjectStore>| {
             let rows = expected.clone();
@@ -241,12 +241,15 @@ fn every_request_of_a_dataset_write_failed_in_turn_leaves_whole_objects_and_no_o
                     .max_open_files(2)
                     .writer_id("w")
                     .files(|b| b.dictionary(false).max_row_group_rows(50))
-                    .build_in_store(store)?;
-                // Blocks of 50 readings of each partition in turn: with 2
-                // files open, each block evicts (completes) one.
-                for block in 0..8 {
+                    .build_in_store(store)?
+                    .part_size(16 << 10)
+                    .concurrency(2);
+                // Blocks of 100 readings (25 KB, two parts or more) of
+                // each partition in turn: with 2 files open, each block
+                // evicts (completes) one while the other's upload is open.
+                for block in 0..4 {
                     for object in 0..3 {
-                        for row in &rows[object * 400 + block * 50..][..50] {
+                        for row in &rows[object * 400 + block * 100..][..100] {
                             w.write(row).await?;
                         }
                     }
