@@ -202,7 +202,9 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
                 if let Some(closing) = evict {
                     self.complete(closing).await?;
                 }
-                let writer = self.create(&file).await?;
+                // Made before the await: the future holds no `&self`
+                // (the writer is `Send`, not `Sync`).
+                let writer = self.create(&file)?.await?;
                 self.core.opened(file, writer)
             }
         };
@@ -215,11 +217,15 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         Ok(())
     }
 
-    /// The object `new` names, its upload started.
-    async fn create(&self, new: &NewFile) -> Result<StoreWriter<T>> {
+    /// The writer of the object `new` names, to await.
+    fn create(
+        &self,
+        new: &NewFile,
+    ) -> Result<impl std::future::Future<Output = Result<StoreWriter<T>>> + Send + use<T>> {
         let path = self.object_path(&new.key_path())?;
         let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
-        StoreWriter::create_with_part_size(self.store.clone(), &path, builder, self.part_size).await
+        let (store, part_size) = (self.store.clone(), self.part_size);
+        Ok(async move { StoreWriter::create_with_part_size(store, &path, builder, part_size).await })
     }
 
     /// The object path of `relative` under the prefix (Hive escapes kept as

@@ -32,6 +32,7 @@ mod proptest_layouts;
 mod read_options;
 mod schema_evolution;
 mod store_faults;
+mod store_load;
 mod threads;
 mod variant_values;
 mod wide_struct;

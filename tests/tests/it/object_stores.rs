@@ -75,7 +75,10 @@ async fn upload(
     min_parts: usize,
 ) -> u64 {
     let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(group_rows);
-    let mut w = StoreWriter::create_with_part_size(store.clone(), path, builder, part_size).await.unwrap();
+    // One part in flight at a time: a client's parts land only while the
+    // writer waits, so `parts_uploaded` lags by the parts in flight.
+    let w = StoreWriter::create_with_part_size(store.clone(), path, builder, part_size).await.unwrap();
+    let mut w = w.parts_in_flight(1);
     w.write_all(rows).await.unwrap();
     assert!(w.parts_uploaded() >= min_parts, "{} parts", w.parts_uploaded());
     w.close().await.unwrap();
@@ -286,7 +289,8 @@ fn a_large_footer_takes_a_second_request_and_bad_objects_are_errors() {
 /// The S3 server `tests/peer/s3.sh` starts (moto, on localhost), through
 /// `object_store`'s S3 client: a multipart upload of 5 MiB parts, then 2
 /// of 15 columns read back in one request for the footer and one per row
-/// group; an aborted upload leaves nothing.
+/// group, 2 row groups at most fetched at once; an aborted upload leaves
+/// nothing; a dataset of 14 objects written 3 at once and read 3 at once.
 #[test]
 #[ignore = "needs an S3 server: run tests/peer/s3.sh"]
 fn s3_through_the_crates_client() {
@@ -310,9 +314,14 @@ fn s3_through_the_crates_client() {
         assert!(size > 20_000_000, "{size}");
 
         let before = store.gets();
+        let requests_before = store.requests();
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
         assert_eq!(builder.metadata().num_row_groups(), 5);
         let reader = builder.build::<TwoOfFifteen>(ReadOptions::default()).await.unwrap();
+        // The window of 2 row groups: the footer's request and two more
+        // made (the second still under way: a client's request lands
+        // while the reader is awaited).
+        assert_eq!(store.requests() - requests_before, 3);
         let back: Vec<TwoOfFifteen> = reader.collect().await.unwrap();
         let (requests, bytes) = (store.gets().0 - before.0, store.gets().1 - before.1);
         assert_eq!(requests, 1 + 5);
@@ -322,11 +331,35 @@ fn s3_through_the_crates_client() {
 
         let aborted = Path::from("wide/aborted.parquet");
         let builder = WriterBuilder::<Wide>::new().dictionary(false).max_row_group_rows(40_000);
-        let mut w = StoreWriter::create_with_part_size(store.clone(), &aborted, builder, 5 << 20).await.unwrap();
+        let w = StoreWriter::create_with_part_size(store.clone(), &aborted, builder, 5 << 20).await.unwrap();
+        let mut w = w.parts_in_flight(1);
         w.write_all(&rows).await.unwrap();
         assert!(w.parts_uploaded() >= 1);
         w.abort().await.unwrap();
         assert!(store.inner().head(&aborted).await.is_err());
+
+        // A dataset of 6 objects, written and read 3 at once: one put per
+        // object (each smaller than a part) and `_SUCCESS`; a list and one
+        // get per object.
+        let events = events(6_000);
+        let f = Event::fields();
+        let before = store.requests();
+        let builder = magnolify_parquet::dataset::DatasetWriter::builder("events").partition_by(&f.kind);
+        let mut w = builder.max_rows_per_file(500).build_in_store(store.clone()).unwrap().concurrency(3);
+        w.write_all(&events).await.unwrap();
+        assert_eq!(w.close().await.unwrap().files.len(), 7 * 2);
+        assert_eq!(store.requests() - before, 7 * 2 + 1);
+        let before = store.requests();
+        let prefix = Path::from("events");
+        let dataset = magnolify_parquet::dataset::StoreDatasetReader::<Event>::builder(store.clone(), &prefix);
+        let mut reader = dataset.await.unwrap().concurrency(3).build(ReadOptions::default()).unwrap();
+        let mut back = Vec::new();
+        while let Some(event) = reader.next().await {
+            back.push(event.unwrap());
+        }
+        back.sort_by_key(|e| e.id);
+        assert_eq!(back, events);
+        assert_eq!(store.requests() - before, 1 + 7 * 2);
     });
 }
 

@@ -20,11 +20,11 @@ use test_kit::rng::XorShift;
 use test_kit::store::{Behaviour, Fault, Faults, Latency, Request, Wrapped};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Reading {
-    object: u32,
-    seq: u32,
+pub(crate) struct Reading {
+    pub(crate) object: u32,
+    pub(crate) seq: u32,
     /// Random text: nothing compresses, so objects are as large as asked.
-    note: String,
+    pub(crate) note: String,
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -34,7 +34,7 @@ fn runtime() -> tokio::runtime::Runtime {
 /// `objects` objects `readings/part-NN.parquet` of `rows` readings with
 /// notes of `note_bytes`, in a store of their own; and every reading, in
 /// order of the objects' paths.
-async fn readings(objects: u32, rows: u32, note_bytes: usize) -> (Arc<dyn ObjectStore>, Vec<Reading>) {
+pub(crate) async fn readings(objects: u32, rows: u32, note_bytes: usize) -> (Arc<dyn ObjectStore>, Vec<Reading>) {
     let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
     let mut rng = XorShift::new(7);
     let mut all = Vec::new();
@@ -54,7 +54,7 @@ async fn readings(objects: u32, rows: u32, note_bytes: usize) -> (Arc<dyn Object
 }
 
 /// Every reading under `readings`, `concurrency` objects fetched at once.
-async fn read(
+pub(crate) async fn read(
     store: Arc<dyn ObjectStore>,
     concurrency: usize,
     ordered: bool,
