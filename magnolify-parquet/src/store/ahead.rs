@@ -1,9 +1,13 @@
 //! Futures started ahead of need (the fetches of row groups, or of whole
 //! objects), their outputs taken in the order they were started or as
 //! they finish. Nothing is spawned: they run while their owner awaits
-//! [`Ahead::next`], and [`Ahead::progress`] lets them run between times
-//! (the owner calls it as it hands out records), so requests overlap the
-//! decoding of what came before.
+//! [`Ahead::next`], and [`Ahead::progress`] polls them between times (the
+//! owner calls it as it hands out records), which sends their requests
+//! early. Whether a response lands before the owner next waits depends on
+//! the runtime: on tokio's multi-thread runtime the stores' HTTP clients
+//! move the bytes on tasks of their own; on a current-thread one, only
+//! when the owner waits (the S3 test in `tests/it/object_stores.rs` counts
+//! a request made, not yet answered, right after a build).
 
 use std::collections::VecDeque;
 use std::future::Future;
