@@ -50,6 +50,10 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The derive's absolute paths, for this crate's own tests.
+#[cfg(test)]
+extern crate self as magnolify_parquet;
+
 mod assemble;
 mod codec;
 pub mod convert;

@@ -27,6 +27,8 @@ mod store_reader;
 mod store_writer;
 mod value;
 mod writer;
+#[cfg(all(test, feature = "derive"))]
+mod writer_faults;
 
 pub use bookkeeping::DatasetSummary;
 pub use discover::DatasetFile;

@@ -14,6 +14,7 @@ use super::in_dir;
 use super::partitioner::Partitioner;
 use super::value::PartitionValue;
 use crate::error::{Error, Location, Result};
+use crate::file::disk::Disk;
 use crate::file::{AtomicFile, ParquetWriter, WriterBuilder};
 use crate::filter::Field;
 use crate::record::OwnedRecord;
@@ -39,6 +40,7 @@ pub struct DatasetWriterBuilder<T: OwnedRecord> {
     pub(super) writer_id: Option<String>,
     pub(super) threads: usize,
     pub(super) files: FileSettings<T>,
+    disk: Disk,
 }
 
 impl<T: OwnedRecord> DatasetWriterBuilder<T> {
@@ -106,11 +108,23 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
         self
     }
 
+    /// The file operations go to `disk` (tests inject faults there).
+    #[cfg(test)]
+    pub(super) fn on_disk(mut self, disk: Disk) -> Self {
+        self.disk = disk;
+        self
+    }
+
     /// The writer. Checks the partition fields and creates the root directory.
     pub fn build(self) -> Result<DatasetWriter<T>> {
         self.partitions.check()?;
-        std::fs::create_dir_all(&self.root).map_err(|e| in_dir(&self.root, e))?;
-        let files = Arc::new(Files { root: self.root.clone(), omitted: self.partitions.names(), settings: self.files });
+        self.disk.create_dir_all(&self.root).map_err(|e| in_dir(&self.root, e))?;
+        let files = Arc::new(Files {
+            root: self.root.clone(),
+            omitted: self.partitions.names(),
+            settings: self.files,
+            disk: self.disk,
+        });
         let threads = self.threads.min(self.max_open_files);
         let limits = Limits {
             max_rows: self.max_rows_per_file,
@@ -181,6 +195,7 @@ impl<T: OwnedRecord> DatasetWriter<T> {
             writer_id: None,
             threads: 1,
             files: Arc::new(|b| b),
+            disk: Disk::default(),
         }
     }
 
@@ -223,7 +238,7 @@ impl<T: OwnedRecord> DatasetWriter<T> {
             Route::Threads(workers) => workers.close()?,
         };
         let marker = files.root.join(SUCCESS_MARKER);
-        std::fs::write(&marker, b"").map_err(|e| in_dir(&marker, e))?;
+        files.disk.marker(&marker).map_err(|e| in_dir(&marker, e))?;
         summary.files.sort();
         Ok(summary)
     }
@@ -235,13 +250,14 @@ struct Files<T: OwnedRecord> {
     /// The partition fields, left out of the files.
     omitted: Vec<String>,
     settings: FileSettings<T>,
+    disk: Disk,
 }
 
 impl<T: OwnedRecord> Files<T> {
     /// The file `new` names, created under its temporary name.
     fn create(&self, new: &super::bookkeeping::NewFile, writer_id: &str) -> Result<ParquetWriter<T, AtomicFile>> {
         let dir = self.root.join(&new.key);
-        std::fs::create_dir_all(&dir).map_err(|e| in_dir(&dir, e))?;
+        self.disk.create_dir_all(&dir).map_err(|e| in_dir(&dir, e))?;
         let path = dir.join(&new.name);
         if path.exists() {
             return Err(Error::argument(format!(
@@ -251,7 +267,7 @@ impl<T: OwnedRecord> Files<T> {
         }
         let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
         // The dataset writer's own drop is what a user sees (no `_SUCCESS`).
-        Ok(builder.create(path)?.quiet_on_drop())
+        Ok(builder.create_on(&self.disk, &path)?.quiet_on_drop())
     }
 }
 

@@ -5,6 +5,8 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::disk::Disk;
+
 /// A file written under a temporary name in the target's directory,
 /// renamed to the target when the writer closes it.
 ///
@@ -17,25 +19,26 @@ pub struct AtomicFile {
     temp: PathBuf,
     target: PathBuf,
     committed: bool,
+    disk: Disk,
 }
 
 impl AtomicFile {
-    /// Creates the temporary file for `target`.
-    pub(crate) fn new(target: &Path) -> io::Result<Self> {
+    /// Creates the temporary file for `target` on `disk`.
+    pub(crate) fn new(disk: &Disk, target: &Path) -> io::Result<Self> {
         let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name =
             target.file_name().ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "path has no file name"))?;
         let temp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
         // Never another writer's temporary file.
-        let file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temp)?;
-        Ok(AtomicFile { file, temp, target: target.to_owned(), committed: false })
+        let file = disk.create_new(&temp)?;
+        Ok(AtomicFile { file, temp, target: target.to_owned(), committed: false, disk: disk.clone() })
     }
 
     /// Syncs the data to disk and renames the file to its target.
     pub(crate) fn commit(&mut self) -> io::Result<()> {
         if !self.committed {
-            self.file.sync_all()?;
-            std::fs::rename(&self.temp, &self.target)?;
+            self.disk.sync(&self.file, &self.temp)?;
+            self.disk.rename(&self.temp, &self.target)?;
             self.committed = true;
         }
         Ok(())
@@ -59,10 +62,10 @@ impl AtomicFile {
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.file.write(buf)
+        self.disk.write(&mut self.file, &self.temp, buf)
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        self.disk.flush(&mut self.file, &self.temp)
     }
 }
 
@@ -70,7 +73,7 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if !self.committed {
             // Best effort: the file is unusable either way, and a drop cannot report.
-            let _ = std::fs::remove_file(&self.temp);
+            let _ = self.disk.remove(&self.temp);
         }
     }
 }

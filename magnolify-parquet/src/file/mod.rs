@@ -5,6 +5,7 @@
 
 mod atomic;
 mod chunks;
+pub(crate) mod disk;
 mod field_columns;
 mod page_crc;
 pub(crate) mod reader;

@@ -615,3 +615,51 @@ fn a_dataset_writer_into_a_store_refuses_threads() {
     );
     assert!(DatasetWriter::<Trip>::builder("d").threads(1).build_in_store(store).is_ok());
 }
+
+/// A code that panics when read back: a type's own conversion gone wrong.
+mod code_that_panics {
+    pub type Repr = u32;
+
+    pub fn to_parquet(value: &u32) -> Result<u32, std::convert::Infallible> {
+        Ok(*value)
+    }
+
+    pub fn from_parquet(repr: u32) -> Result<u32, std::convert::Infallible> {
+        assert!(repr != 13, "a conversion that panics at 13");
+        Ok(repr)
+    }
+}
+
+#[derive(ParquetType, Debug, Clone, PartialEq)]
+struct Coded {
+    day: u32,
+    #[parquet(with = "code_that_panics")]
+    code: u32,
+}
+
+/// A reading thread that panics (in a type's own conversion, here) ends
+/// the records with an error, never with a silent end of its file's
+/// records.
+#[test]
+fn a_panic_on_a_reading_thread_is_an_error_not_an_early_end() {
+    let dir = scratch("panic");
+    let mut w = DatasetWriter::builder(&dir).partition_by(&Coded::fields().day).build().unwrap();
+    // Four files of 10 codes; the panic is in the second file's fourth record.
+    w.write_all(&(0..40).map(|code| Coded { day: code / 10, code }).collect::<Vec<_>>()).unwrap();
+    w.close().unwrap();
+    for ordered in [true, false] {
+        let builder = DatasetReader::<Coded>::builder(&dir).unwrap();
+        let builder = if ordered { builder } else { builder.unordered() };
+        let read: Vec<Result<Coded, Error>> = builder.build(ReadOptions::default().threads(2)).unwrap().collect();
+        let errors: Vec<String> = read.iter().filter_map(|r| r.as_ref().err().map(|e| e.to_string())).collect();
+        assert_eq!(errors.len(), 1, "ordered {ordered}: {errors:?}");
+        assert!(errors[0].contains("reading a file panicked"), "{}", errors[0]);
+        assert!(read.last().unwrap().is_err(), "the error ends the records (ordered {ordered})");
+        let codes: Vec<u32> = read.iter().filter_map(|r| r.as_ref().ok().map(|c| c.code)).collect();
+        assert!(!codes.contains(&13) && codes.len() < 40, "ordered {ordered}: {codes:?}");
+        if ordered {
+            // The files before the one that panicked, then its error.
+            assert_eq!(codes[..10], (0..10).collect::<Vec<_>>()[..], "{codes:?}");
+        }
+    }
+}

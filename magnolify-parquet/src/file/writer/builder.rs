@@ -13,6 +13,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPrope
 use super::ParquetWriter;
 use crate::engines::Engine;
 use crate::error::Result;
+use crate::file::disk::Disk;
 use crate::file::AtomicFile;
 use crate::filter::Field;
 use crate::options::BloomFilterSpec;
@@ -358,7 +359,12 @@ impl<T, C: RecordWrite> WriterBuilder<T, C> {
     /// The writer of a file at `path`, written atomically (see
     /// [`ParquetWriter::create`]).
     pub fn create(self, path: impl AsRef<Path>) -> Result<ParquetWriter<T, AtomicFile, C>> {
-        let file = AtomicFile::new(path.as_ref())?;
-        Ok(ParquetWriter::from_builder(self, file, Some(AtomicFile::commit))?.at_path(path.as_ref()))
+        self.create_on(&Disk::default(), path.as_ref())
+    }
+
+    /// [`create`](Self::create) with the file operations going to `disk`.
+    pub(crate) fn create_on(self, disk: &Disk, path: &Path) -> Result<ParquetWriter<T, AtomicFile, C>> {
+        let file = AtomicFile::new(disk, path)?;
+        Ok(ParquetWriter::from_builder(self, file, Some(AtomicFile::commit))?.at_path(path))
     }
 }
