@@ -21,18 +21,12 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// A writer of the dataset into `store`, under the builder's root as
     /// the key prefix (`DatasetWriter::builder("warehouse/sales")`): the
     /// same layout, file names, limits and file settings as on a disk.
-    /// Uploads are `async`, on the caller's task: a builder given more
-    /// than 1 thread is refused (the error says so) rather than written
-    /// with one.
+    /// Uploads are `async`, on the caller's task; with
+    /// [`threads(n)`](Self::threads) above 1, each open object encodes the
+    /// column chunks of its row groups on `n` threads, as
+    /// [`WriterBuilder::threads`] does for one file (the objects are the
+    /// same either way).
     pub fn build_in_store(self, store: Arc<dyn ObjectStore>) -> Result<StoreDatasetWriter<T>> {
-        if self.threads > 1 {
-            return Err(Error::argument(format!(
-                "a dataset written into an object store is written on the caller's task, not by {} threads: \
-                 leave `threads` at 1 for `build_in_store` (to upload in parallel, run several writers, \
-                 each with its own `writer_id`)",
-                self.threads
-            )));
-        }
         self.partitions.check()?;
         let prefix = self.root.to_string_lossy().trim_matches('/').to_owned();
         let limits = Limits {
@@ -50,6 +44,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
             closing: Ahead::new(false),
             concurrency: DEFAULT_CLOSING,
             part_size: DEFAULT_PART_SIZE,
+            threads: self.threads,
             key: String::new(),
             rows: 0,
         })
@@ -118,6 +113,8 @@ pub struct StoreDatasetWriter<T: OwnedRecord> {
     closing: Ahead<Closed>,
     concurrency: usize,
     part_size: usize,
+    /// The encoding threads of each open object.
+    threads: usize,
     /// The directory of the record being written (reused).
     key: String,
     rows: u64,
@@ -223,7 +220,7 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         new: &NewFile,
     ) -> Result<impl std::future::Future<Output = Result<StoreWriter<T>>> + Send + use<T>> {
         let path = self.object_path(&new.key_path())?;
-        let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
+        let builder = (self.settings)(WriterBuilder::new()).threads(self.threads).omitting(self.omitted.clone());
         let (store, part_size) = (self.store.clone(), self.part_size);
         Ok(async move { StoreWriter::create_with_part_size(store, &path, builder, part_size).await })
     }

@@ -92,9 +92,11 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// the files of some partitions (by a fixed hash of the directory, so
     /// the same records make the same files from run to run), and the
     /// caller's thread only routes records to them; with 1, everything
-    /// runs on the caller's thread. A dataset in an object store is
-    /// written on the caller's task: [`build_in_store`](Self::build_in_store)
-    /// refuses more than 1.
+    /// runs on the caller's thread. In an object store
+    /// ([`build_in_store`](Self::build_in_store)) records are routed and
+    /// uploaded on the caller's task, and each open object encodes its
+    /// column chunks on `threads` threads (`threads - 1` of its own, so up
+    /// to `max_open_files × (threads - 1)` in all).
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
         self

@@ -601,19 +601,44 @@ fn the_same_records_make_the_same_files_with_threads() {
 /// The files of [`the_same_records_make_the_same_files_with_threads`].
 const EXPECTED_FILES: usize = 618;
 
-/// A setting the store's writer cannot honour is refused when it is built,
-/// and the error says what to change.
+/// A dataset written into a store with encoding threads is the same,
+/// object for object and byte for byte, as one written with one thread;
+/// and it reads back.
 #[test]
-fn a_dataset_writer_into_a_store_refuses_threads() {
-    let store = std::sync::Arc::new(object_store::memory::InMemory::new());
-    let refused = DatasetWriter::<Trip>::builder("d").threads(4).build_in_store(store.clone());
-    let Err(Error::Argument { message }) = refused else { panic!("threads are refused") };
-    assert_eq!(
-        message,
-        "a dataset written into an object store is written on the caller's task, not by 4 threads: leave `threads` \
-         at 1 for `build_in_store` (to upload in parallel, run several writers, each with its own `writer_id`)"
-    );
-    assert!(DatasetWriter::<Trip>::builder("d").threads(1).build_in_store(store).is_ok());
+fn a_dataset_writer_into_a_store_encodes_on_threads_and_writes_the_same_objects() {
+    use object_store::{memory::InMemory, ObjectStore, ObjectStoreExt};
+    use std::sync::Arc;
+
+    let rows = trips(3_000);
+    let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let objects = |threads: usize| {
+        runtime.block_on(async {
+            let store = Arc::new(InMemory::new());
+            let mut w = DatasetWriter::builder("d")
+                .partition_by(&Trip::fields().day)
+                .max_rows_per_file(700)
+                .threads(threads)
+                .writer_id("t")
+                // Small batches: each object's columns are encoded batch after batch.
+                .files(|b| b.batch_size(64))
+                .build_in_store(store.clone())
+                .unwrap();
+            w.write_all(&rows).await.unwrap();
+            assert_eq!(w.close().await.unwrap().rows, 3_000);
+            let listed = futures::TryStreamExt::try_collect::<Vec<_>>(store.list(None)).await.unwrap();
+            let mut objects = Vec::new();
+            for meta in listed {
+                let bytes = store.get(&meta.location).await.unwrap().bytes().await.unwrap();
+                objects.push((meta.location.to_string(), bytes));
+            }
+            objects.sort();
+            objects
+        })
+    };
+    let (one, three) = (objects(1), objects(3));
+    // 3 days of 1,000 trips in files of 700, and `_SUCCESS`.
+    assert_eq!(one.len(), 7, "{:?}", one.iter().map(|o| &o.0).collect::<Vec<_>>());
+    assert_eq!(one, three);
 }
 
 /// A code that panics when read back: a type's own conversion gone wrong.
