@@ -4,6 +4,7 @@
 
 mod builder;
 mod chunk;
+pub(crate) mod dictionary_page;
 mod footer;
 pub(crate) mod scan;
 mod thrift;

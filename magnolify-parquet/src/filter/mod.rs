@@ -60,7 +60,9 @@ pub use handle::{
 };
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{FilterArg, Predicate, Text};
-pub(crate) use prune::{constants_may_pass, page_selection, verdict, BloomFilters, PageIndexes, Verdict};
+pub(crate) use prune::{
+    constants_may_pass, page_selection, verdict, BloomFilters, Dictionaries, DictionaryValues, PageIndexes, Verdict,
+};
 pub(crate) use row_ranges::RowRanges;
 
 /// What a reader did (every reader's `counts()`): row groups read and
@@ -72,10 +74,16 @@ pub(crate) use row_ranges::RowRanges;
 pub struct FilterCounts {
     /// Row groups decoded.
     pub row_groups_read: usize,
-    /// Row groups ruled out, by their statistics or bloom filters.
+    /// Row groups ruled out, by their statistics, bloom filters or
+    /// dictionaries.
     pub row_groups_skipped: usize,
     /// Of those, the ones only bloom filters ruled out.
     pub row_groups_skipped_by_bloom_filters: usize,
+    /// Of those, the ones only dictionaries ruled out: row groups where a
+    /// column that an equality names is dictionary-encoded in every data
+    /// page (the footer's page encoding statistics say so) and its
+    /// dictionary lacks every value asked for.
+    pub row_groups_skipped_by_dictionaries: usize,
     /// Data pages decoded, all columns together (so far).
     pub pages_read: u64,
     /// Data pages of the row groups read that the decoders passed without
@@ -105,6 +113,7 @@ impl std::ops::AddAssign for FilterCounts {
         self.row_groups_read += other.row_groups_read;
         self.row_groups_skipped += other.row_groups_skipped;
         self.row_groups_skipped_by_bloom_filters += other.row_groups_skipped_by_bloom_filters;
+        self.row_groups_skipped_by_dictionaries += other.row_groups_skipped_by_dictionaries;
         self.pages_read += other.pages_read;
         self.pages_skipped += other.pages_skipped;
         self.records_skipped += other.records_skipped;

@@ -23,9 +23,10 @@ use super::fetcher::Fetcher;
 use super::object_file;
 use super::object_reader::{BuildGroup, Parts, StoreReader, DEFAULT_WINDOW};
 use crate::error::Result;
+use crate::file::reader::dictionary_page::dictionary_range;
 use crate::file::reader::scan::{index_range, ScanPlan};
 use crate::file::{CheckedMetadata, ReaderBuilder};
-use crate::filter::{BloomFilters, PageIndexes};
+use crate::filter::{BloomFilters, Dictionaries, DictionaryValues, PageIndexes};
 use crate::read::{ReadOptions, SourceLayer};
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
 
@@ -135,7 +136,7 @@ impl StoreReaderBuilder {
             // Told that none exist, the planner asks for every bloom filter
             // and page index it could use: a superset of what it reads.
             let asked = Asked::default();
-            ScanPlan::new(&file, row_groups, predicate, &asked, &asked);
+            ScanPlan::new(&file, row_groups, predicate, &asked, &asked, &asked);
             // The indexes sit together before the footer: one request for
             // the region they are in (the gaps are small).
             let ranges = asked.ranges(&file, len, max_bytes);
@@ -146,11 +147,20 @@ impl StoreReaderBuilder {
     }
 }
 
-/// The bloom filters and page indexes a plan asked for, answered as absent.
+/// The bloom filters, dictionaries and page indexes a plan asked for,
+/// answered as absent.
 #[derive(Default)]
 struct Asked {
     blooms: RefCell<Vec<(usize, usize)>>,
+    dictionaries: RefCell<Vec<(usize, usize)>>,
     indexes: RefCell<Vec<(usize, usize)>>,
+}
+
+impl Dictionaries for Asked {
+    fn dictionary(&self, group: usize, column: usize) -> Option<DictionaryValues> {
+        self.dictionaries.borrow_mut().push((group, column));
+        None
+    }
 }
 
 impl BloomFilters for Asked {
@@ -183,6 +193,9 @@ impl Asked {
                 range(c.offset_index_offset(), c.offset_index_length()),
             ]
         });
-        blooms.chain(indexes).flatten().collect()
+        let dictionaries = self.dictionaries.borrow();
+        let dictionaries =
+            dictionaries.iter().filter_map(chunk).map(|c| dictionary_range(c, max_bytes).filter(|r| r.end <= len));
+        blooms.chain(indexes).chain(dictionaries).flatten().collect()
     }
 }

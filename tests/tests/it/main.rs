@@ -19,6 +19,7 @@ mod datasets;
 mod derive_hygiene;
 mod derive_roundtrip;
 mod derive_schema;
+mod dictionary_pruning;
 mod dremel;
 mod filters;
 mod fixtures_read;

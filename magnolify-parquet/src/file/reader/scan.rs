@@ -14,7 +14,10 @@ use parquet::file::page_index::index_reader::{decode_column_index, decode_offset
 use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 use parquet::file::reader::ChunkReader;
 
-use crate::filter::{page_selection, verdict, BloomFilters, FilterCounts, PageIndexes, Predicate, Verdict};
+use super::dictionary_page::FileDictionaries;
+use crate::filter::{
+    page_selection, verdict, BloomFilters, Dictionaries, FilterCounts, PageIndexes, Predicate, Verdict,
+};
 use crate::guard::catch;
 use crate::read::selection::Selection;
 
@@ -28,20 +31,23 @@ pub(crate) struct ScanPlan {
     skipped: Vec<usize>,
     /// Of those, the ones only bloom filters ruled out.
     skipped_by_bloom_filters: usize,
+    /// Of those, the ones only dictionaries ruled out.
+    skipped_by_dictionaries: usize,
     /// The rows of the row groups read that the page index leaves.
     pub(crate) selection: Selection,
 }
 
 impl ScanPlan {
     /// The plan for `row_groups` (all when `None`) of `file` under
-    /// `predicate`: row groups whose statistics or bloom filters rule out
-    /// every record are skipped, and inside the others, the rows outside
+    /// `predicate`: row groups whose statistics, bloom filters or
+    /// dictionaries rule out every record are skipped, and inside the others, the rows outside
     /// the pages the page index leaves.
     pub(crate) fn new<T>(
         file: &ParquetMetaData,
         row_groups: Option<&[usize]>,
         predicate: Option<&Predicate<T>>,
         blooms: &dyn BloomFilters,
+        dictionaries: &dyn Dictionaries,
         indexes: &dyn PageIndexes,
     ) -> Self {
         let total = file.num_row_groups();
@@ -50,7 +56,7 @@ impl ScanPlan {
         let mut plan = ScanPlan::default();
         for group in chosen {
             let verdict = match group < total {
-                true => verdict(&predicate.node, file, group, blooms),
+                true => verdict(&predicate.node, file, group, blooms, dictionaries),
                 false => Verdict::Read,
             };
             match verdict {
@@ -59,6 +65,10 @@ impl ScanPlan {
                 Verdict::SkipByBloomFilters => {
                     plan.skipped.push(group);
                     plan.skipped_by_bloom_filters += 1;
+                }
+                Verdict::SkipByDictionaries => {
+                    plan.skipped.push(group);
+                    plan.skipped_by_dictionaries += 1;
                 }
             }
         }
@@ -70,8 +80,8 @@ impl ScanPlan {
         plan
     }
 
-    /// The plan of a file in `input`, its bloom filters and page indexes
-    /// read from it as the predicate asks for them.
+    /// The plan of a file in `input`, its bloom filters, dictionaries and
+    /// page indexes read from it as the predicate asks for them.
     pub(crate) fn of_file<R: ChunkReader, T>(
         input: &R,
         file: &ParquetMetaData,
@@ -80,8 +90,9 @@ impl ScanPlan {
         max_bytes: u64,
     ) -> Self {
         let blooms = FileBloomFilters { input, file, max_bytes };
+        let dictionaries = FileDictionaries { input, file, max_bytes };
         let indexes = FilePageIndexes { input, file, max_bytes };
-        ScanPlan::new(file, row_groups, predicate, &blooms, &indexes)
+        ScanPlan::new(file, row_groups, predicate, &blooms, &dictionaries, &indexes)
     }
 
     /// The column chunks of `columns` in the row groups read. A column the
@@ -102,7 +113,7 @@ impl ScanPlan {
     /// plan's.
     #[cfg(feature = "object_store")]
     pub(crate) fn split_by_group(self) -> (Vec<ScanPlan>, ScanPlan) {
-        let ScanPlan { groups, skipped, skipped_by_bloom_filters, selection } = self;
+        let ScanPlan { groups, skipped, skipped_by_bloom_filters, skipped_by_dictionaries, selection } = self;
         let one = |group: usize| {
             let mut rows = Selection::default();
             if let Some(ranges) = selection.groups.get(&group).cloned() {
@@ -111,7 +122,14 @@ impl ScanPlan {
             ScanPlan { groups: vec![group], selection: rows, ..ScanPlan::default() }
         };
         let each = groups.into_iter().map(one).collect();
-        (each, ScanPlan { groups: Vec::new(), skipped, skipped_by_bloom_filters, selection: Selection::default() })
+        let rest = ScanPlan {
+            groups: Vec::new(),
+            skipped,
+            skipped_by_bloom_filters,
+            skipped_by_dictionaries,
+            selection: Selection::default(),
+        };
+        (each, rest)
     }
 
     /// The counts the plan decided: row groups read and skipped, and the
@@ -125,6 +143,7 @@ impl ScanPlan {
             row_groups_read: self.groups.len(),
             row_groups_skipped: self.skipped.len(),
             row_groups_skipped_by_bloom_filters: self.skipped_by_bloom_filters,
+            row_groups_skipped_by_dictionaries: self.skipped_by_dictionaries,
             column_bytes_read: bytes(&self.groups),
             column_bytes_skipped: bytes(&self.skipped),
             ..FilterCounts::default()

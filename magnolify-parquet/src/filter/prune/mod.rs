@@ -1,12 +1,13 @@
 //! Row groups and pages ruled out by their column chunks' statistics,
 //! trusting only what the format and the writers' known bugs allow.
 //!
-//! [`row_groups`] decides a row group by its chunks' statistics and bloom
-//! filters (and a dataset file by its constant columns), [`pages`] narrows a
+//! [`row_groups`] decides a row group by its chunks' statistics, bloom
+//! filters and [`dictionaries`] (and a dataset file by its constant columns), [`pages`] narrows a
 //! row group to the rows of the pages its column indexes leave, and
 //! [`trust`] says which bounds can be believed. What bounds allow of each
 //! condition, and of a predicate from its leaves, is here.
 
+mod dictionaries;
 mod pages;
 mod row_groups;
 mod trust;
@@ -16,6 +17,7 @@ use std::cmp::Ordering;
 use parquet::file::metadata::ParquetMetaData;
 use parquet::schema::types::ColumnDescriptor;
 
+pub(crate) use dictionaries::{Dictionaries, DictionaryValues};
 pub(crate) use pages::{page_selection, PageIndexes};
 pub(crate) use row_groups::{constants_may_pass, verdict, BloomFilters, Verdict};
 
@@ -38,6 +40,7 @@ struct Group<'a> {
     file: &'a ParquetMetaData,
     index: usize,
     blooms: &'a dyn BloomFilters,
+    dictionaries: &'a dyn Dictionaries,
 }
 
 /// What is known of `node`, given what is known of each leaf.

@@ -8,6 +8,7 @@ use parquet::file::metadata::ParquetMetaData;
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 
+use super::dictionaries::NoDictionaries;
 use super::row_groups::NoBloomFilters;
 use super::trust::trusted;
 use super::{condition_truth, Chunk, Group};
@@ -32,7 +33,7 @@ pub(crate) fn page_selection<R>(
     indexes: &dyn PageIndexes,
 ) -> Option<RowRanges> {
     let rows = u64::try_from(file.row_group(index).num_rows()).ok()?;
-    let group = Group { file, index, blooms: &NoBloomFilters };
+    let group = Group { file, index, blooms: &NoBloomFilters, dictionaries: &NoDictionaries };
     let (pass, _) = page_truth(node, &group, indexes, rows);
     (pass != RowRanges::all(rows)).then_some(pass)
 }

@@ -1,6 +1,6 @@
 //! A row group decided by its column chunks' statistics, then by the bloom
-//! filters of the columns that equalities name; a dataset file decided by
-//! the columns that hold one value in every record.
+//! filters and then the dictionaries of the columns that equalities name; a
+//! dataset file decided by the columns that hold one value in every record.
 
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use parquet::bloom_filter::Sbbf;
 use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
 use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor};
 
+use super::dictionaries::{decides, rules_out, Dictionaries, NoDictionaries};
 use super::trust::{key_of, trusted_bounds};
 use super::{condition_truth, truth, Chunk, Group, Truth, UNKNOWN};
 use crate::filter::key::Key;
@@ -41,21 +42,34 @@ pub(crate) enum Verdict {
     SkipByStatistics,
     /// Its bloom filters show that no record passes.
     SkipByBloomFilters,
+    /// Its dictionaries show that no record passes.
+    SkipByDictionaries,
 }
 
 /// Whether some record of row group `index` of `file` may pass `node`:
 /// statistics first, then the bloom filters of the columns that equalities
-/// name (read only when statistics cannot decide).
-pub(crate) fn verdict<R>(node: &Node<R>, file: &ParquetMetaData, index: usize, blooms: &dyn BloomFilters) -> Verdict {
-    let group = Group { file, index, blooms: &NoBloomFilters };
-    if !truth(node, &|leaf| leaf_truth(leaf, &group)).may_pass {
-        return Verdict::SkipByStatistics;
+/// name (read only when statistics cannot decide), then their dictionaries
+/// (read only when bloom filters cannot decide either).
+pub(crate) fn verdict<R>(
+    node: &Node<R>,
+    file: &ParquetMetaData,
+    index: usize,
+    blooms: &dyn BloomFilters,
+    dictionaries: &dyn Dictionaries,
+) -> Verdict {
+    let stages: [(&dyn BloomFilters, &dyn Dictionaries, Verdict); 3] = [
+        (&NoBloomFilters, &NoDictionaries, Verdict::SkipByStatistics),
+        (blooms, &NoDictionaries, Verdict::SkipByBloomFilters),
+        // Bloom filters said what they could: not read again.
+        (&NoBloomFilters, dictionaries, Verdict::SkipByDictionaries),
+    ];
+    for (blooms, dictionaries, skip) in stages {
+        let group = Group { file, index, blooms, dictionaries };
+        if !truth(node, &|leaf| leaf_truth(leaf, &group)).may_pass {
+            return skip;
+        }
     }
-    let group = Group { file, index, blooms };
-    match truth(node, &|leaf| leaf_truth(leaf, &group)).may_pass {
-        true => Verdict::Read,
-        false => Verdict::SkipByBloomFilters,
-    }
+    Verdict::Read
 }
 
 /// A column that holds one value in every record, and that value (PLAIN
@@ -109,8 +123,16 @@ fn leaf_truth<R>(leaf: &Leaf<R>, group: &Group<'_>) -> Truth {
         Condition::In(values) => values.as_slice(),
         _ => return truth,
     };
-    let Some(filter) = group.blooms.bloom_filter(group.index, index) else { return truth };
-    let absent = values.iter().all(|v| v.key(&column).is_some_and(|key| bloom_absent(&filter, &key, &column)));
+    let absent = group.blooms.bloom_filter(group.index, index).is_some_and(|filter| {
+        values.iter().all(|v| v.key(&column).is_some_and(|key| bloom_absent(&filter, &key, &column)))
+    });
+    // Equalities fail on nulls: a value in no record passes no record.
+    let absent = absent
+        || (decides(&leaf.condition, &column)
+            && group
+                .dictionaries
+                .dictionary(group.index, index)
+                .is_some_and(|dictionary| rules_out(&leaf.condition, &dictionary, &column) == Some(true)));
     // Absent: every record fails (none passes).
     Truth { may_pass: !absent, may_fail: truth.may_fail || absent }
 }
