@@ -103,6 +103,11 @@ impl<P> EnumPlan<P> {
             (None, []) => "no member of the union is set: exactly one must be (a null union is an Option)".to_owned(),
             (None, held) => format!("members {held:?} of the union are all set: exactly one must be"),
             (Some(variant), []) => format!("the variant is `{variant}` but its field `{variant}` is null"),
+            // The variant's own field null, another's set.
+            (Some(variant), held) if set.iter().any(|(name, is_set)| *name == variant && !is_set) => format!(
+                "the variant is `{variant}` but its field `{variant}` is null and {held:?} hold values: only the \
+                 field of the variant the tag names may be set, and it must be"
+            ),
             (Some(variant), held) => format!(
                 "the variant is `{variant}` but {held:?} hold values: only the field of the variant the tag names \
                  may be set"

@@ -173,6 +173,10 @@ fn fields_that_do_not_match_the_tag_are_an_error_naming_the_group_and_the_record
         (raw(5, "Card", None, false), "the variant is `Card` but its field `Card` is null"),
         (raw(5, "Cash", Some("T"), false), "the variant is `Cash` but [\"Transfer\"] hold values"),
         (raw(5, "Transfer", Some("T"), true), "the variant is `Transfer` but [\"Card\", \"Transfer\"] hold values"),
+        (
+            raw(5, "Card", Some("T"), false),
+            "the variant is `Card` but its field `Card` is null and [\"Transfer\"] hold values",
+        ),
     ];
     for (bad, expected) in cases {
         let rows = [raw(0, "Cash", None, false), raw(1, "Cash", None, false), raw(2, "Cash", None, false)];
