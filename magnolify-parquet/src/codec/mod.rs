@@ -20,5 +20,4 @@ mod test_pages;
 mod whole;
 
 pub(crate) use column::ColumnDecoder;
-pub(crate) use dictionary::decode_dictionary;
 pub(crate) use skip_counts::SkipCounts;

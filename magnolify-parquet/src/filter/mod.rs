@@ -61,7 +61,8 @@ pub use handle::{
 pub use key::{bytes_key, FilterValue, Key};
 pub use predicate::{FilterArg, Predicate, Text};
 pub(crate) use prune::{
-    constants_may_pass, page_selection, verdict, BloomFilters, Dictionaries, DictionaryValues, PageIndexes, Verdict,
+    constants_may_pass, page_selection, verdict, BloomFilters, Dictionaries, DictionaryPage, DictionaryValues,
+    PageIndexes, Verdict,
 };
 pub(crate) use row_ranges::RowRanges;
 

@@ -13,10 +13,8 @@ use parquet::file::reader::ChunkReader;
 use parquet::file::serialized_reader::SerializedPageReader;
 
 use super::chunk::dictionary_header;
-use crate::codec::decode_dictionary;
-use crate::filter::{Dictionaries, DictionaryValues};
+use crate::filter::{Dictionaries, DictionaryPage, DictionaryValues};
 use crate::guard::catch;
-use crate::values::ColumnValues;
 
 /// Where the dictionary page of `chunk` lies, when the chunk has one that
 /// holds every value of the chunk: every data page dictionary-encoded, as
@@ -32,10 +30,9 @@ pub(crate) fn dictionary_range(chunk: &ColumnChunkMetaData, max_bytes: u64) -> O
     (fully && start < end && end - start <= max_bytes.saturating_add(1024)).then_some(start..end)
 }
 
-/// The values of the dictionary page in `bytes` (all of the page and
-/// nothing else), of `chunk`'s column, each as its PLAIN bytes; `None`
-/// when it does not read as one, or its values are of a type dictionaries
-/// do not decide.
+/// The dictionary page in `bytes` (all of the page and nothing else), of
+/// `chunk`'s column, decompressed; `None` when it does not read as one, or
+/// its values are of a type dictionaries do not decide.
 fn dictionary_values(bytes: bytes::Bytes, chunk: &ColumnChunkMetaData, max_bytes: u64) -> Option<DictionaryValues> {
     let (_, count, uncompressed) = dictionary_header(&bytes)?;
     if u64::try_from(uncompressed).ok()? > max_bytes {
@@ -53,21 +50,12 @@ fn dictionary_values(bytes: bytes::Bytes, chunk: &ColumnChunkMetaData, max_bytes
     let page =
         catch(|| SerializedPageReader::new(Arc::new(bytes), &meta, 0, None).ok()?.get_next_page().ok()?).ok()??;
     let Page::DictionaryPage { buf, num_values, .. } = page else { return None };
-    if i64::from(num_values) != i64::from(count) {
+    if num_values != u32::try_from(count).ok()? {
         return None;
     }
     let descr = chunk.column_descr();
-    let empty = ColumnValues::new(descr.physical_type(), descr.type_length());
-    let values = decode_dictionary(&buf, usize::try_from(num_values).ok()?, empty).ok()?;
-    let raw: Vec<Vec<u8>> = match &values {
-        ColumnValues::I32(v) => v.iter().map(|v| v.to_le_bytes().to_vec()).collect(),
-        ColumnValues::I64(v) => v.iter().map(|v| v.to_le_bytes().to_vec()).collect(),
-        ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => {
-            (0..b.len()).map(|i| b.get(i).map(<[u8]>::to_vec)).collect::<Option<_>>()?
-        }
-        _ => return None,
-    };
-    Some(Arc::new(raw))
+    let count = usize::try_from(num_values).ok()?;
+    DictionaryPage::new(buf, count, descr.physical_type(), descr.type_length()).map(Arc::new)
 }
 
 /// The dictionaries of a file's column chunks, read when asked. One that

@@ -9,6 +9,7 @@
 
 mod dictionaries;
 mod pages;
+mod plain;
 mod row_groups;
 mod trust;
 
@@ -17,7 +18,7 @@ use std::cmp::Ordering;
 use parquet::file::metadata::ParquetMetaData;
 use parquet::schema::types::ColumnDescriptor;
 
-pub(crate) use dictionaries::{Dictionaries, DictionaryValues};
+pub(crate) use dictionaries::{Dictionaries, DictionaryPage, DictionaryValues};
 pub(crate) use pages::{page_selection, PageIndexes};
 pub(crate) use row_groups::{constants_may_pass, verdict, BloomFilters, Verdict};
 

@@ -10,6 +10,7 @@ use parquet::file::metadata::{ParquetMetaData, RowGroupMetaData};
 use parquet::schema::types::{ColumnDescPtr, ColumnDescriptor};
 
 use super::dictionaries::{decides, rules_out, Dictionaries, NoDictionaries};
+use super::plain::plain_forms;
 use super::trust::{key_of, trusted_bounds};
 use super::{condition_truth, truth, Chunk, Group, Truth, UNKNOWN};
 use crate::filter::key::Key;
@@ -48,8 +49,8 @@ pub(crate) enum Verdict {
 
 /// Whether some record of row group `index` of `file` may pass `node`:
 /// statistics first, then the bloom filters of the columns that equalities
-/// name (read only when statistics cannot decide), then their dictionaries
-/// (read only when bloom filters cannot decide either).
+/// name (read only when statistics cannot decide), then the dictionaries of
+/// those without a bloom filter.
 pub(crate) fn verdict<R>(
     node: &Node<R>,
     file: &ParquetMetaData,
@@ -126,9 +127,13 @@ fn leaf_truth<R>(leaf: &Leaf<R>, group: &Group<'_>) -> Truth {
     let absent = group.blooms.bloom_filter(group.index, index).is_some_and(|filter| {
         values.iter().all(|v| v.key(&column).is_some_and(|key| bloom_absent(&filter, &key, &column)))
     });
-    // Equalities fail on nulls: a value in no record passes no record.
+    // Equalities fail on nulls: a value in no record passes no record. A
+    // chunk with a bloom filter has answered already: its false positives
+    // (1 % by default) cost less to read than every dictionary would.
+    let bloom = file.row_groups()[group.index].column(index).bloom_filter_offset().is_some();
     let absent = absent
-        || (decides(&leaf.condition, &column)
+        || (!bloom
+            && decides(&leaf.condition, &column)
             && group
                 .dictionaries
                 .dictionary(group.index, index)
@@ -141,37 +146,7 @@ fn leaf_truth<R>(leaf: &Leaf<R>, group: &Group<'_>) -> Truth {
 /// key's PLAIN bytes, as the writer hashed them, are absent (each form of a
 /// key whose column holds several, such as both zeros of a float).
 fn bloom_absent(filter: &Sbbf, key: &Key, column: &ColumnDescriptor) -> bool {
-    let annotation = Annotation::of(column.self_type());
-    let unsigned = matches!(annotation, Annotation::Integer { signed: false, .. });
-    let forms: Vec<Vec<u8>> = match (key, column.physical_type()) {
-        (Key::Int(v), Physical::INT32) if unsigned => {
-            u32::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default()
-        }
-        (Key::Int(v), Physical::INT32) => i32::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default(),
-        (Key::Int(v), Physical::INT64) if unsigned => {
-            u64::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default()
-        }
-        (Key::Int(v), Physical::INT64) => i64::try_from(*v).map(|v| vec![v.to_le_bytes().to_vec()]).unwrap_or_default(),
-        (Key::Int(v), Physical::FIXED_LEN_BYTE_ARRAY) if matches!(annotation, Annotation::Decimal { .. }) => {
-            let width = usize::try_from(column.type_length()).unwrap_or(0);
-            let bytes = v.to_be_bytes();
-            match width {
-                1..=16 => vec![bytes[16 - width..].to_vec()],
-                _ => return false,
-            }
-        }
-        (Key::Float(v), Physical::DOUBLE) if *v == 0.0 => {
-            vec![0f64.to_le_bytes().to_vec(), (-0f64).to_le_bytes().to_vec()]
-        }
-        (Key::Float(v), Physical::DOUBLE) => vec![v.to_le_bytes().to_vec()],
-        (Key::Float(v), Physical::FLOAT) if *v == 0.0 => {
-            vec![0f32.to_le_bytes().to_vec(), (-0f32).to_le_bytes().to_vec()]
-        }
-        (Key::Float(v), Physical::FLOAT) => vec![(*v as f32).to_le_bytes().to_vec()],
-        (Key::Bytes(b), Physical::BYTE_ARRAY | Physical::FIXED_LEN_BYTE_ARRAY) => vec![b.clone()],
-        // Booleans, decimals of varying width, FLOAT16: not looked up.
-        _ => return false,
-    };
+    let forms = plain_forms(key, column);
     // A filter whose bits do not index as its header says may panic: then
     // it answers nothing.
     !forms.is_empty() && forms.iter().all(|form| catch(|| !filter.check(form.as_slice())).unwrap_or(false))
