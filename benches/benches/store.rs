@@ -5,6 +5,11 @@
 //! bound by the latency divided by the concurrency: one request per object
 //! (a footer request brings a small object whole; a small object is put
 //! whole), and one list or one `_SUCCESS`.
+//! Beside them, one object of 100,000 rides read through the in-memory
+//! store without latency (`read_object_memory`) and the same bytes read as
+//! a file in memory (`read_bytes_memory`): their ratio is what the store
+//! reader adds per record (its futures, polled every 256 records, and the
+//! fetches of its window).
 //! The request counts of one read are printed before the timings, and
 //! (not in `--test` runs) the peak memory of reading a 1 GB object through
 //! the in-memory store with a window of 2 row groups, measured in a child
@@ -18,7 +23,7 @@ use benches::SEED;
 use divan::Bencher;
 use magnolify_parquet::dataset::{DatasetWriter, StoreDatasetReader};
 use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
-use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, WriterBuilder};
+use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};
 use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::ObjectStore;
@@ -274,4 +279,55 @@ fn write_latency_c1(bencher: Bencher) {
 #[divan::bench(sample_count = 3)]
 fn write_latency_c8(bencher: Bencher) {
     write_with(bencher, 8);
+}
+
+/// Rides in the object of `read_object_memory`, in row groups of 10,000.
+const ONE_OBJECT_RIDES: usize = 100_000;
+
+/// The object of `read_object_memory`: in a store, and as bytes.
+fn one_object() -> &'static (Arc<dyn ObjectStore>, bytes::Bytes) {
+    static ONE: OnceLock<(Arc<dyn ObjectStore>, bytes::Bytes)> = OnceLock::new();
+    ONE.get_or_init(|| {
+        let rides = dataset::generate(ONE_OBJECT_RIDES, 20, SEED);
+        let builder = WriterBuilder::<Ride>::new().max_row_group_rows(10_000);
+        let bytes = test_kit::io::file_with(builder, &rides).expect("a file");
+        let store: Arc<dyn ObjectStore> = Arc::new(InMemory::new());
+        let path = Path::from("one.parquet");
+        runtime().block_on(object_store::ObjectStoreExt::put(&store, &path, bytes.clone().into())).expect("put");
+        (store, bytes)
+    })
+}
+
+#[divan::bench(sample_count = 10)]
+fn read_object_memory(bencher: Bencher) {
+    let runtime = runtime();
+    let (store, _) = one_object();
+    bencher.bench_local(|| {
+        runtime.block_on(async {
+            let builder = StoreReaderBuilder::open(store.clone(), &Path::from("one.parquet")).await.expect("open");
+            let mut reader = builder.build::<Ride>(ReadOptions::default().threads(1)).await.expect("build");
+            let mut rides = 0;
+            while let Some(ride) = reader.next().await {
+                ride.expect("a ride");
+                rides += 1;
+            }
+            assert_eq!(rides, ONE_OBJECT_RIDES);
+            rides
+        })
+    });
+}
+
+#[divan::bench(sample_count = 10)]
+fn read_bytes_memory(bencher: Bencher) {
+    let (_, bytes) = one_object();
+    bencher.bench_local(|| {
+        let reader = ReaderBuilder::new(bytes.clone()).expect("open");
+        let mut rides = 0;
+        for ride in reader.build::<Ride>(ReadOptions::default().threads(1)).expect("build") {
+            ride.expect("a ride");
+            rides += 1;
+        }
+        assert_eq!(rides, ONE_OBJECT_RIDES);
+        rides
+    });
 }

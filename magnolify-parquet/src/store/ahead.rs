@@ -81,11 +81,22 @@ impl<F: Future> Ahead<F> {
     /// it per record it hands out, which keeps the cost of polling small
     /// against that of the records.
     pub(crate) async fn nudge(&mut self) {
-        self.nudges += 1;
-        if self.nudges >= NUDGE_EVERY {
-            self.nudges = 0;
+        if self.nudge_due() {
             self.progress().await;
         }
+    }
+
+    /// Counts a call of [`nudge`](Self::nudge) without awaiting anything:
+    /// whether this one is due to poll (the owner then calls
+    /// [`progress`](Self::progress)), so that the other 255 calls cost a
+    /// count and no future.
+    pub(crate) fn nudge_due(&mut self) -> bool {
+        self.nudges += 1;
+        let due = self.nudges >= NUDGE_EVERY;
+        if due {
+            self.nudges = 0;
+        }
+        due
     }
 
     /// An output ready now, without waiting.

@@ -274,12 +274,18 @@ where
 impl<T: OwnedRecord + 'static> StoreReader<T> {
     /// The next record; `None` after the last. After an error it ends.
     pub async fn next(&mut self) -> Option<Result<T>> {
-        self.fetching.nudge().await;
+        // Per record: no future is awaited unless the fetches ahead are due
+        // a poll or the row group is read (each await costs a state machine).
+        if self.fetching.nudge_due() {
+            self.fetching.progress().await;
+        }
         loop {
-            match self.ready().await {
-                Ok(true) => {}
-                Ok(false) => return None,
-                Err(e) => return Some(Err(e)),
+            if self.current.is_none() {
+                match self.ready().await {
+                    Ok(true) => {}
+                    Ok(false) => return None,
+                    Err(e) => return Some(Err(e)),
+                }
             }
             let reader = self.current.as_mut()?;
             match reader.next() {
