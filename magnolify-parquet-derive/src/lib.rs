@@ -148,7 +148,12 @@ use crate::model::Container;
 /// pub fn from_parquet(repr: Repr) -> Result<T, E>;
 /// ```
 ///
-/// where `E: Display` (each function may have its own error type). The schema
+/// where `T` is the whole field type: on an `Option<U>` field, the
+/// functions take `&Option<U>` and give `Option<U>` (so that `None` can be
+/// stored as the module chooses), and functions written for `U` are a
+/// compile error at the attribute that names both types.
+///
+/// `E: Display` (each function may have its own error type). The schema
 /// is `Repr`'s, and the field's other attributes apply to `Repr`. A
 /// conversion error becomes a `magnolify_parquet::Error` naming the field.
 /// When the file lacks the column, the field reads as `from_parquet` of

@@ -3,7 +3,7 @@ use magnolify_parquet::ParquetType;
 #[derive(ParquetType)]
 struct Record {
     ok: i32,
-    letter: char,
+    started: std::time::Instant,
     #[parquet(default)]
     count: NoDefault,
 }

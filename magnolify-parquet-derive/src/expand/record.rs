@@ -191,9 +191,11 @@ fn write_fields(stored: &[Stored<'_>], via: &TokenStream) -> TokenStream {
             },
             Some(with) => {
                 let path = &with.value;
-                let to_parquet = quote_spanned!(path_span(path)=> #path::to_parquet);
+                // The call spanned at the attribute: functions written for
+                // another type than the field's are reported there.
+                let to_parquet = quote_spanned!(path_span(path)=> #path::to_parquet(&self.#member));
                 quote! {
-                    match #to_parquet(&self.#member) {
+                    match #to_parquet {
                         #p::Ok(__repr) => #write(&__repr, __sink, #at, &#opts)?,
                         #p::Err(__e) => {
                             return #p::Err(#p::with_write_error(__sink, #at.leaf(), #name, __e));
@@ -242,10 +244,12 @@ fn read_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
         }
         Some(with) => {
             let path = &with.value;
-            let from_parquet = quote_spanned!(path_span(path)=> #path::from_parquet);
+            // Spanned at the attribute, as the write: a function that gives
+            // another type than the field's is reported there.
+            let span = path_span(path);
             let convert = |repr_value: TokenStream| {
-                quote! {
-                    match #from_parquet(#repr_value) {
+                quote_spanned! {span=>
+                    match #path::from_parquet(#repr_value) {
                         #p::Ok(__v) => __v,
                         #p::Err(__e) => return #p::Err(#p::with_read_error(__src, #name, __e)),
                     }
@@ -253,8 +257,9 @@ fn read_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
             };
             let from_read = convert(quote!(#read::read(__p, __src)?));
             let missing = default.unwrap_or_else(|| convert(missing_value));
+            // Typed, so that a mismatch is found in the conversion above.
             quote! {
-                let #value = match #slot {
+                let #value: #ty = match #slot {
                     #p::Slot::Read(__p) => #from_read,
                     #p::Slot::Missing => #missing,
                 };

@@ -321,8 +321,26 @@ leaf_handles!(
     u16,
     u32,
     u64,
+    isize,
+    usize,
+    i128,
+    u128,
+    std::num::NonZero<i8>,
+    std::num::NonZero<i16>,
+    std::num::NonZero<i32>,
+    std::num::NonZero<i64>,
+    std::num::NonZero<isize>,
+    std::num::NonZero<u8>,
+    std::num::NonZero<u16>,
+    std::num::NonZero<u32>,
+    std::num::NonZero<u64>,
+    std::num::NonZero<usize>,
     f32,
     f64,
+    char,
+    std::net::IpAddr,
+    std::net::Ipv4Addr,
+    std::net::Ipv6Addr,
     String,
     Box<str>,
     Arc<str>,
@@ -378,16 +396,22 @@ impl<R: 'static, T: FieldHandle<R>> FieldHandle<R> for Option<T> {
     }
 }
 
-impl<R: 'static, T: FieldHandle<R>> FieldHandle<R> for Box<T> {
-    type Handle = T::Handle;
-    type OptionalHandle = T::OptionalHandle;
-    fn handle(at: At<R, Self>) -> Self::Handle {
-        T::handle(at.map(|b| Some(&**b)))
-    }
-    fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
-        T::optional_handle(at.map(|b| Some(&**b)))
-    }
+/// Pointers: the handles of what they point to.
+macro_rules! pointer_handles {
+    ($($p:ident),*) => {$(
+        impl<R: 'static, T: FieldHandle<R>> FieldHandle<R> for $p<T> {
+            type Handle = T::Handle;
+            type OptionalHandle = T::OptionalHandle;
+            fn handle(at: At<R, Self>) -> Self::Handle {
+                T::handle(at.map(|b| Some(&**b)))
+            }
+            fn optional_handle(at: At<R, Self>) -> Self::OptionalHandle {
+                T::optional_handle(at.map(|b| Some(&**b)))
+            }
+        }
+    )*};
 }
+pointer_handles!(Box, Arc);
 
 /// Collections: not addressable (a predicate on a list would need "any" or
 /// "all" semantics, which these handles do not have).
@@ -409,6 +433,10 @@ collection_handles!(
     [T: crate::types::ListElement + 'static] Vec<T>,
     [K: 'static, V: 'static, S: 'static] HashMap<K, V, S>,
     [K: 'static, V: 'static] BTreeMap<K, V>,
+    [T: 'static] std::collections::VecDeque<T>,
+    [T: 'static] std::collections::BTreeSet<T>,
+    [T: 'static, S: 'static] std::collections::HashSet<T, S>,
+    [T: crate::types::ListElement + 'static, const N: usize] [T; N],
 );
 // A `Cow` of a list is a list.
 collection_handles!([T: crate::types::ListElement + Clone + 'static] std::borrow::Cow<'static, [T]>);
@@ -429,6 +457,8 @@ impl<R: 'static, T: FieldHandle<R> + Clone + 'static> FieldHandle<R> for std::bo
 #[cfg(feature = "json")]
 collection_handles!([] serde_json::Value);
 
+#[cfg(feature = "chrono")]
+leaf_handles!(std::time::SystemTime);
 #[cfg(feature = "chrono")]
 leaf_handles!(chrono::NaiveDate, chrono::NaiveTime, chrono::NaiveDateTime, chrono::DateTime<chrono::Utc>);
 #[cfg(feature = "uuid")]

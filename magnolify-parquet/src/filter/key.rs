@@ -80,15 +80,39 @@ macro_rules! integer_keys {
             fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
                 match kind(column) {
                     (Physical::INT32 | Physical::INT64, Annotation::None | Annotation::Integer { .. }) => {
-                        Some(Key::Int(i128::from(*self)))
+                        // Every integer type here widens to i128 without loss.
+                        Some(Key::Int(*self as i128))
                     }
+                    _ => None,
+                }
+            }
+        }
+
+        impl FilterValue for std::num::NonZero<$t> {
+            fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+                self.get().key(column)
+            }
+        }
+    )*};
+}
+integer_keys!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// `i128` and `u128`: integer columns and DECIMAL columns of scale 0,
+/// whose statistics are unscaled integers.
+macro_rules! wide_keys {
+    ($($t:ty),*) => {$(
+        impl FilterValue for $t {
+            fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+                match kind(column) {
+                    (Physical::INT32 | Physical::INT64, Annotation::None | Annotation::Integer { .. })
+                    | (_, Annotation::Decimal { scale: 0, .. }) => i128::try_from(*self).ok().map(Key::Int),
                     _ => None,
                 }
             }
         }
     )*};
 }
-integer_keys!(i8, i16, i32, i64, u8, u16, u32, u64);
+wide_keys!(i128, u128);
 
 impl FilterValue for bool {
     fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
@@ -142,6 +166,30 @@ byte_keys!(
     Box<[u8]> => |b| b,
     bytes::Bytes => |b| b
 );
+
+impl FilterValue for char {
+    fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+        // UTF-8's byte order is the order of code points: `char`'s own.
+        bytes_key(self.encode_utf8(&mut [0; 4]).as_bytes(), column)
+    }
+}
+
+/// IP addresses are stored as text, whose order is not the addresses':
+/// only equality prunes.
+macro_rules! address_keys {
+    ($($t:ty),*) => {$(
+        impl FilterValue for $t {
+            fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+                bytes_key(self.to_string().as_bytes(), column)
+            }
+
+            fn ordered(&self) -> bool {
+                false
+            }
+        }
+    )*};
+}
+address_keys!(std::net::IpAddr, std::net::Ipv4Addr, std::net::Ipv6Addr);
 
 impl<const N: usize> FilterValue for [u8; N] {
     fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
@@ -198,6 +246,17 @@ mod chrono_keys {
 
         fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
             instant(self.timestamp(), self.timestamp_subsec_nanos(), column)
+        }
+    }
+
+    impl FilterValue for std::time::SystemTime {
+        fn key(&self, column: &ColumnDescriptor) -> Option<Key> {
+            exact(self.floor_key(column))
+        }
+
+        fn floor_key(&self, column: &ColumnDescriptor) -> Option<(Key, bool)> {
+            let (secs, nanos) = crate::types::epoch_parts(*self)?;
+            instant(secs, nanos, column)
         }
     }
 

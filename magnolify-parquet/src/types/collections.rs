@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
+use std::sync::Arc;
 
 use parquet::basic::Repetition;
 use parquet::schema::types::Type;
@@ -111,6 +112,32 @@ impl<'de, T: ParquetRead<'de>> ParquetRead<'de> for Box<T> {
     }
 }
 
+// `Arc<T>` is `T`, as `Box<T>` is. (`Rc<T>` is not supported: records
+// cross threads, so an `Rc` field would make a record no reader can take.)
+macro_rules! shared_pointer {
+    ($($p:ident),*) => {$(
+        pointer_schema_write!([T: ParquetSchema] $p<T> => T, plan: T::ReadPlan);
+
+        impl<'de, T: ParquetRead<'de>> ParquetRead<'de> for $p<T> {
+            fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {
+                T::resolve(node, opts, resolver)
+            }
+
+            #[inline]
+            fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
+                T::read(plan, src).map($p::new)
+            }
+
+            fn missing() -> Option<Self> {
+                T::missing().map($p::new)
+            }
+        }
+
+        impl<T: ParquetSchema> ListElement for $p<T> {}
+    )*};
+}
+shared_pointer!(Arc);
+
 /// Types that can be list elements: every field type but `u8`, since
 /// `Vec<u8>` is a byte string (BYTE_ARRAY), not a list of integers.
 ///
@@ -130,6 +157,8 @@ list_elements!(
     u16,
     u32,
     u64,
+    isize,
+    usize,
     f32,
     f64,
     str,
@@ -144,7 +173,6 @@ list_elements!(
 impl<const N: usize> ListElement for [u8; N] {}
 impl<T: ParquetSchema> ListElement for Option<T> {}
 impl<T: ParquetSchema> ListElement for Box<T> {}
-impl<T: ListElement> ListElement for Vec<T> {}
 impl<T: ListElement> ListElement for [T] {}
 impl<T: ListElement + ?Sized> ListElement for &T {}
 impl<B: ListElement + ToOwned + ?Sized> ListElement for std::borrow::Cow<'_, B> where B::Owned: ParquetSchema {}
@@ -171,7 +199,7 @@ impl<P> ListPlan<P> {
 }
 
 /// Resolves a list node of any layout, with `element` resolving its element.
-fn resolve_list<P>(
+pub(super) fn resolve_list<P>(
     node: &FileNode<'_>,
     resolver: &mut Resolver<'_>,
     element: impl FnOnce(&FileNode<'_>, &mut Resolver<'_>) -> Result<P>,
@@ -211,42 +239,28 @@ impl<T: ListElement> ParquetSchema for [T] {
 impl<T: ListElement + ParquetWrite> ParquetWrite for [T] {
     #[inline]
     fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        if self.is_empty() {
-            return sink.push_nulls(at, T::LEAVES);
-        }
-        for (i, e) in self.iter().enumerate() {
-            e.write(sink, at.element(i), opts)?;
-        }
-        Ok(())
+        write_elements(self.iter(), sink, at, opts)
     }
 }
 
-impl<T: ListElement> ParquetSchema for Vec<T> {
-    const LEAVES: usize = T::LEAVES;
-    type ReadPlan = ListPlan<T::ReadPlan>;
-    const ACCEPTS: Accepts = T::ACCEPTS.in_list();
-    const NEEDS_DECIMAL: bool = T::NEEDS_DECIMAL;
-    const MAP_KEY: bool = false;
-
-    fn schema(name: &str, repetition: Repetition, opts: &FieldOptions) -> Result<Type> {
-        <[T]>::schema(name, repetition, opts)
+/// Writes a list's elements (an empty list writes the nulls that mark it).
+#[inline]
+pub(super) fn write_elements<'a, T: ParquetWrite + 'a>(
+    elements: impl ExactSizeIterator<Item = &'a T>,
+    sink: &mut ColumnSink,
+    at: WriteAt,
+    opts: &FieldOptions,
+) -> Result<()> {
+    if elements.len() == 0 {
+        return sink.push_nulls(at, T::LEAVES);
     }
-
-    fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
-        T::docs(prefix, out)
+    for (i, e) in elements.enumerate() {
+        e.write(sink, at.element(i), opts)?;
     }
-
-    fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
-        T::bloom_filters(prefix, out)
-    }
+    Ok(())
 }
 
-impl<T: ListElement + ParquetWrite> ParquetWrite for Vec<T> {
-    #[inline]
-    fn write(&self, sink: &mut ColumnSink, at: WriteAt, opts: &FieldOptions) -> Result<()> {
-        self.as_slice().write(sink, at, opts)
-    }
-}
+// `Vec<T>`'s schema and write halves are the sequences' (`sequences.rs`).
 
 impl<'de, T: ListElement + ParquetRead<'de>> ParquetRead<'de> for Vec<T> {
     fn resolve(node: &FileNode<'_>, opts: &FieldOptions, resolver: &mut Resolver<'_>) -> Result<Self::ReadPlan> {

@@ -53,8 +53,12 @@ mod borrowed;
 #[macro_use]
 mod bytes;
 mod collections;
+mod nonzero;
 mod primitive;
+mod sequences;
 mod tagged;
+mod text_forms;
+mod wide_int;
 
 // First: its `decimal_schema!` serves the two decimal types.
 #[cfg(any(feature = "decimal", feature = "bigdecimal"))]
@@ -69,6 +73,10 @@ mod chrono;
 mod civil;
 #[cfg(feature = "decimal")]
 mod decimal;
+#[cfg(feature = "chrono")]
+mod system_time;
+#[cfg(feature = "chrono")]
+pub(crate) use system_time::epoch_parts;
 #[cfg(feature = "half")]
 mod half;
 #[cfg(feature = "json")]

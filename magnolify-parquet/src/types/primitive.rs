@@ -84,7 +84,8 @@ macro_rules! int_field {
                 not_repeated(node, stringify!($t))?;
                 let (cursor, descr) = resolver.leaf(node)?;
                 let (conv, min, max) = int_column(node, descr.physical_type())?;
-                if min < i128::from(<$t>::MIN) || max > i128::from(<$t>::MAX) {
+                // `as`: every integer type here widens to i128 without loss.
+                if min < <$t>::MIN as i128 || max > <$t>::MAX as i128 {
                     return Err(node.mismatch(format_args!(
                         "`{}` cannot hold every value of the column ({min}..={max})",
                         stringify!($t)
@@ -124,6 +125,9 @@ int_field!(u8, INT32, 8, false, push_i32, i32);
 int_field!(u16, INT32, 16, false, push_i32, i32);
 int_field!(u32, INT32, 32, false, push_i32, i32);
 int_field!(u64, INT64, 64, false, push_i64, i64);
+// As their 64-bit forms, whatever the target's width; reads check the range.
+int_field!(isize, INT64, 64, true, push_i64, i64);
+int_field!(usize, INT64, 64, false, push_i64, i64);
 
 /// Rejects annotations on a column read as a plain bool or float.
 fn plain(node: &FileNode<'_>, what: &str) -> Result<()> {

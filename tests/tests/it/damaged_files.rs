@@ -85,17 +85,17 @@ fn take_panics() -> Vec<String> {
 // ---------------------------------------------------------------------------
 
 /// What reading a file gave: the records before the first error, and it.
-struct Outcome<T> {
-    records: Vec<T>,
-    error: Option<Error>,
+pub(crate) struct Outcome<T> {
+    pub(crate) records: Vec<T>,
+    pub(crate) error: Option<Error>,
     /// Locations of the dependency panics the library caught.
-    caught: Vec<String>,
+    pub(crate) caught: Vec<String>,
 }
 
 /// Reads `file` through `converter` to the end or the first error, failing
 /// (with `what` in the message) on any panic that reaches here or starts in
 /// this workspace's code.
-fn read_with<C, R>(what: &str, converter: C, file: R, limits: Option<(usize, usize)>) -> Outcome<C::Owned>
+pub(crate) fn read_with<C, R>(what: &str, converter: C, file: R, limits: Option<(usize, usize)>) -> Outcome<C::Owned>
 where
     C: RecordReadOwned + Send + Sync + 'static,
     C::Owned: Send + 'static,
@@ -139,13 +139,13 @@ where
 /// A converter for any schema: every column, as the raw triplets of each
 /// record. It runs every decoder the file needs, whatever its schema.
 #[derive(Clone, Copy)]
-struct Raw;
+pub(crate) struct Raw;
 
 /// One triplet: repetition level, definition level, value (`None`: null).
-type Triplet = (i16, i16, Option<RawValue>);
+pub(crate) type Triplet = (i16, i16, Option<RawValue>);
 
 #[derive(Clone, Debug, PartialEq)]
-enum RawValue {
+pub(crate) enum RawValue {
     Bool(bool),
     I32(i32),
     I64(i64),
@@ -226,14 +226,14 @@ pub(crate) struct Event {
 }
 
 /// A small deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
+pub(crate) struct Lcg(pub(crate) u64);
 
 impl Lcg {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         self.0 >> 33
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 }
@@ -266,14 +266,14 @@ pub(crate) fn events(n: usize) -> Vec<Event> {
 }
 
 /// One writer configuration of the corpus.
-struct Config {
-    name: &'static str,
-    codec: Compression,
-    dictionary: bool,
-    version: WriterVersion,
+pub(crate) struct Config {
+    pub(crate) name: &'static str,
+    pub(crate) codec: Compression,
+    pub(crate) dictionary: bool,
+    pub(crate) version: WriterVersion,
 }
 
-fn configs() -> [Config; 5] {
+pub(crate) fn configs() -> [Config; 5] {
     let v1 = WriterVersion::PARQUET_1_0;
     let v2 = WriterVersion::PARQUET_2_0;
     [
@@ -287,8 +287,8 @@ fn configs() -> [Config; 5] {
 
 /// A file of `records` written with `config`, small row groups and pages so
 /// that damage lands in every kind of structure.
-fn written(config: &Config, records: &[Event]) -> Bytes {
-    let builder = WriterBuilder::<Event>::new()
+pub(crate) fn written<T: magnolify_parquet::OwnedRecord>(config: &Config, records: &[T]) -> Bytes {
+    let builder = WriterBuilder::<T>::new()
         .compression(config.codec)
         .dictionary(config.dictionary)
         .writer_version(config.version)
@@ -318,7 +318,7 @@ pub(crate) fn metadata_start(file: &[u8]) -> usize {
 
 /// What a damaged variant must give.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Expect {
+pub(crate) enum Expect {
     /// An error, at opening or while reading.
     Error,
     /// An error, or records that are well-formed (a flipped bit may leave a
@@ -326,13 +326,13 @@ enum Expect {
     ErrorOrRecords,
 }
 
-struct Variant {
-    what: String,
-    bytes: Bytes,
-    expect: Expect,
+pub(crate) struct Variant {
+    pub(crate) what: String,
+    pub(crate) bytes: Bytes,
+    pub(crate) expect: Expect,
 }
 
-fn truncations(name: &str, file: &Bytes, step: usize) -> Vec<Variant> {
+pub(crate) fn truncations(name: &str, file: &Bytes, step: usize) -> Vec<Variant> {
     (0..file.len())
         .step_by(step)
         .map(|n| Variant {
@@ -343,7 +343,7 @@ fn truncations(name: &str, file: &Bytes, step: usize) -> Vec<Variant> {
         .collect()
 }
 
-fn flips(name: &str, file: &Bytes, step: usize) -> Vec<Variant> {
+pub(crate) fn flips(name: &str, file: &Bytes, step: usize) -> Vec<Variant> {
     (0..file.len())
         .step_by(step)
         .map(|offset| {
@@ -411,14 +411,14 @@ fn footer_damage(name: &str, file: &Bytes) -> Vec<Variant> {
 
 /// Tally of outcomes, for the summary printed at the end of a test.
 #[derive(Default)]
-struct Tally {
-    errors: usize,
-    records: usize,
-    caught: BTreeMap<String, usize>,
+pub(crate) struct Tally {
+    pub(crate) errors: usize,
+    pub(crate) records: usize,
+    pub(crate) caught: BTreeMap<String, usize>,
 }
 
 impl Tally {
-    fn add<T>(&mut self, outcome: &Outcome<T>) {
+    pub(crate) fn add<T>(&mut self, outcome: &Outcome<T>) {
         if outcome.error.is_some() {
             self.errors += 1;
         } else {
@@ -429,7 +429,7 @@ impl Tally {
         }
     }
 
-    fn print(&self, what: &str) {
+    pub(crate) fn print(&self, what: &str) {
         eprintln!(
             "{what}: {} errors, {} read to the end; parquet panics caught: {:?}",
             self.errors, self.records, self.caught
@@ -437,7 +437,7 @@ impl Tally {
     }
 }
 
-fn check<T>(variant: &Variant, how: &str, outcome: &Outcome<T>) {
+pub(crate) fn check<T>(variant: &Variant, how: &str, outcome: &Outcome<T>) {
     if variant.expect == Expect::Error {
         assert!(
             outcome.error.is_some(),

@@ -256,7 +256,7 @@ fn other_reads_the_variants_the_enum_lacks() {
 /// An Avro union of non-null branches, in parquet-avro's layout.
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 #[parquet(union = "avro")]
-enum Num {
+pub(crate) enum Num {
     Int(i32),
     Text(String),
     Point { x: f64, y: f64 },

@@ -137,11 +137,11 @@ struct WideR {
 // Strategies
 // ---------------------------------------------------------------------------
 
-fn text() -> impl Strategy<Value = String> {
+pub(crate) fn text() -> impl Strategy<Value = String> {
     "\\PC{0,6}"
 }
 
-fn small_vec<T: Debug>(s: impl Strategy<Value = T>) -> impl Strategy<Value = Vec<T>> {
+pub(crate) fn small_vec<T: Debug>(s: impl Strategy<Value = T>) -> impl Strategy<Value = Vec<T>> {
     prop::collection::vec(s, 0..4)
 }
 
@@ -277,7 +277,9 @@ const VERSIONS: [WriterVersion; 2] = [WriterVersion::PARQUET_1_0, WriterVersion:
 /// Writes `records` with every codec, dictionary setting and page version,
 /// in row groups of 3 records and pages of 2 records or 64 bytes, and reads
 /// them back; then through the page store.
-fn round_trip<T: OwnedRecord + Clone + PartialEq + Debug + Send>(records: &[T]) -> Result<(), TestCaseError> {
+pub(crate) fn round_trip<T: OwnedRecord + Clone + PartialEq + Debug + Send>(
+    records: &[T],
+) -> Result<(), TestCaseError> {
     for codec in codecs() {
         for dictionary in [true, false] {
             for version in VERSIONS {

@@ -6,9 +6,9 @@ use magnolify_parquet::{schema, ParquetReader, ParquetRecord, ParquetType, Parqu
 use serde_json::{json, Value};
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct Event {
-    id: i32,
-    v: Option<VariantValue>,
+pub(crate) struct Event {
+    pub(crate) id: i32,
+    pub(crate) v: Option<VariantValue>,
 }
 
 /// The fixtures' documents, by id (`tests/fixtures/variant/events.expected.json`).
@@ -90,15 +90,15 @@ fn the_schema_is_the_variant_group() {
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
 #[parquet(rename = "Event")]
-struct RawEvent {
-    id: i32,
-    v: Option<RawVariant>,
+pub(crate) struct RawEvent {
+    pub(crate) id: i32,
+    pub(crate) v: Option<RawVariant>,
 }
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]
-struct RawVariant {
-    metadata: Vec<u8>,
-    value: Vec<u8>,
+pub(crate) struct RawVariant {
+    pub(crate) metadata: Vec<u8>,
+    pub(crate) value: Vec<u8>,
 }
 
 #[test]
