@@ -23,6 +23,9 @@
 //! * `variant.parquet`: JSON documents in a VARIANT column (`VariantValue`),
 //!   which the peer check reads back as JSON with DuckDB and Spark, and
 //!   queries with Spark's `variant_get`;
+//! * `std_types.parquet`: the standard library's other types (`usize`,
+//!   `isize`, `i128` and `u128` as DECIMAL(38,0), `NonZero`, `char` and IP
+//!   addresses as text, sets and arrays as lists, `SystemTime`);
 //! * `sales.dataset/`: a dataset partitioned by a date and a string (with
 //!   values to escape and nulls), by the dataset writer on 2 threads in
 //!   files of at most 3 records, with `sales.dataset.expected.json` beside
@@ -609,6 +612,77 @@ fn doc_rows() -> Result<Vec<Doc>, magnolify_parquet::Error> {
 }
 
 // ---------------------------------------------------------------------------
+// The standard library's other types
+// ---------------------------------------------------------------------------
+
+#[derive(ParquetType, Debug, Clone)]
+struct StdTypes {
+    id: usize,
+    offset: isize,
+    big: i128,
+    huge: Option<u128>,
+    count: std::num::NonZero<u32>,
+    client: std::net::IpAddr,
+    v4: Option<std::net::Ipv4Addr>,
+    grade: char,
+    tags: std::collections::BTreeSet<String>,
+    rgb: [f32; 3],
+    at: std::time::SystemTime,
+}
+
+impl ToJson for StdTypes {
+    /// As engines read the forms: integers as numbers, DECIMAL(38,0) as
+    /// its digits, text as text, lists as arrays, the instant as UTC.
+    fn to_json(&self, f: Fmt) -> Value {
+        let text = |v: &dyn std::fmt::Display| Value::from(v.to_string());
+        json::object(vec![
+            ("id", Value::from(self.id as u64)),
+            ("offset", Value::from(self.offset as i64)),
+            ("big", text(&self.big)),
+            ("huge", self.huge.map_or(Value::Null, |v| text(&v))),
+            ("count", self.count.get().to_json(f)),
+            ("client", text(&self.client)),
+            ("v4", self.v4.map_or(Value::Null, |v| text(&v))),
+            ("grade", text(&self.grade)),
+            ("tags", self.tags.iter().cloned().collect::<Vec<_>>().to_json(f)),
+            ("rgb", self.rgb.to_vec().to_json(f)),
+            ("at", DateTime::<Utc>::from(self.at).to_json(f)),
+        ])
+    }
+}
+
+fn std_rows() -> Vec<StdTypes> {
+    let max_38 = 10i128.pow(38) - 1;
+    (0..20)
+        .map(|i: i64| {
+            let n = i as i128;
+            StdTypes {
+                id: if i == 0 { usize::MAX } else { i as usize },
+                offset: if i == 1 { isize::MIN } else { i as isize - 10 },
+                big: match i {
+                    0 => max_38,
+                    1 => -max_38,
+                    _ => n * n * n * 1_000_000_007 - 5,
+                },
+                huge: (i % 3 != 0).then(|| if i == 1 { max_38 as u128 } else { (n * 7) as u128 }),
+                count: std::num::NonZero::new(i as u32 + 1).expect("not 0"),
+                client: if i % 2 == 0 {
+                    std::net::IpAddr::V4(std::net::Ipv4Addr::new(10, 0, i as u8, 1))
+                } else {
+                    format!("2001:db8::{i:x}").parse().expect("an address")
+                },
+                v4: (i % 4 != 0).then(|| std::net::Ipv4Addr::new(192, 168, 1, i as u8)),
+                grade: ['A', 'é', '🦀', 'z'][i as usize % 4],
+                tags: (0..i % 3).map(|k| format!("t{k}")).collect(),
+                rgb: [i as f32 * 0.5, -1.0, 0.25],
+                at: std::time::UNIX_EPOCH
+                    + std::time::Duration::from_micros(1_765_000_000_000_000 + i as u64 * 1_234_567),
+            }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
 // Output
 // ---------------------------------------------------------------------------
 
@@ -696,6 +770,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     emit(dir, "nested.two-level", &two_level, WriterBuilder::<NestedTwoLevel>::new())?;
     emit(dir, "enums", &paid_rows(), WriterBuilder::<Paid>::new().max_row_group_rows(16))?;
     emit(dir, "variant", &doc_rows()?, WriterBuilder::<Doc>::new())?;
+    emit(dir, "std_types", &std_rows(), WriterBuilder::<StdTypes>::new().max_row_group_rows(8))?;
     emit_dataset(dir)?;
     Ok(())
 }

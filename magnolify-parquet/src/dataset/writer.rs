@@ -103,8 +103,9 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     }
 
     /// The settings of every file (compression, row groups, bloom
-    /// filters...), applied to a [`WriterBuilder`]; its `threads` is set
-    /// to 1 after (threads come from [`threads`](Self::threads)).
+    /// filters...), applied to a [`WriterBuilder`]; its `threads` is then
+    /// replaced by the dataset's (see [`threads`](Self::threads): 1 per
+    /// file on disk, `threads` per object in a store).
     pub fn files(mut self, settings: impl Fn(WriterBuilder<T>) -> WriterBuilder<T> + Send + Sync + 'static) -> Self {
         self.files = Arc::new(settings);
         self

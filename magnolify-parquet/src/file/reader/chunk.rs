@@ -88,16 +88,16 @@ fn scan_header<R: Read>(input: &mut Input<R>) -> Option<Header> {
 
 /// The dictionary page at the start of `bytes`, checked: its header reads
 /// as a dictionary page's, its body lies within `bytes`, and it matches its
-/// CRC32 checksum when it has one. `(header length, values, uncompressed
-/// size)`; `None` for anything else.
-pub(super) fn dictionary_header(bytes: &[u8]) -> Option<(usize, i32, i32)> {
+/// CRC32 checksum when it has one. `(values, uncompressed size)`; `None`
+/// for anything else.
+pub(super) fn dictionary_header(bytes: &[u8]) -> Option<(i32, i32)> {
     let mut input = Input::new(bytes, bytes.len() as u64);
     let header = scan_header(&mut input)?;
     let start = usize::try_from(input.consumed()).ok()?;
     let end = start.checked_add(usize::try_from(header.compressed?).ok()?)?;
     let body = bytes.get(start..end)?;
     let intact = header.crc.is_none_or(|stored| crc32fast::hash(body) == stored as u32);
-    (header.page_type? == DICTIONARY_PAGE && intact).then_some((start, header.values?, header.uncompressed?))
+    (header.page_type? == DICTIONARY_PAGE && intact).then_some((header.values?, header.uncompressed?))
 }
 
 /// What `check_pages` checks a column chunk against.

@@ -26,15 +26,19 @@ pub(crate) fn dictionary_range(chunk: &ColumnChunkMetaData, max_bytes: u64) -> O
     let fully = only(Encoding::RLE_DICTIONARY) || only(Encoding::PLAIN_DICTIONARY);
     let start = u64::try_from(chunk.dictionary_page_offset()?).ok()?;
     let end = u64::try_from(chunk.data_page_offset()).ok()?;
-    // A header is a few dozen bytes; a page of its own limit, at most.
-    (fully && start < end && end - start <= max_bytes.saturating_add(1024)).then_some(start..end)
+    (fully && start < end && end - start <= max_bytes.saturating_add(MAX_HEADER_BYTES)).then_some(start..end)
 }
+
+/// Room for a dictionary page's header beside its body: a Thrift header of
+/// a few dozen bytes (page type, sizes, CRC, value count, encoding), with
+/// ample margin for fields a writer adds.
+const MAX_HEADER_BYTES: u64 = 1024;
 
 /// The dictionary page in `bytes` (all of the page and nothing else), of
 /// `chunk`'s column, decompressed; `None` when it does not read as one, or
 /// its values are of a type dictionaries do not decide.
 fn dictionary_values(bytes: bytes::Bytes, chunk: &ColumnChunkMetaData, max_bytes: u64) -> Option<DictionaryValues> {
-    let (_, count, uncompressed) = dictionary_header(&bytes)?;
+    let (count, uncompressed) = dictionary_header(&bytes)?;
     if u64::try_from(uncompressed).ok()? > max_bytes {
         return None;
     }
