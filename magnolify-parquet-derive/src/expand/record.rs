@@ -193,7 +193,7 @@ fn write_fields(stored: &[Stored<'_>], via: &TokenStream) -> TokenStream {
                 let path = &with.value;
                 // The call spanned at the attribute: functions written for
                 // another type than the field's are reported there.
-                let to_parquet = quote_spanned!(path_span(path)=> #path::to_parquet(&self.#member));
+                let to_parquet = quote_spanned!(at_attribute(path)=> #path::to_parquet(&self.#member));
                 quote! {
                     match #to_parquet {
                         #p::Ok(__repr) => #write(&__repr, __sink, #at, &#opts)?,
@@ -246,7 +246,7 @@ fn read_field(s: &Stored<'_>, via: &TokenStream) -> TokenStream {
             let path = &with.value;
             // Spanned at the attribute, as the write: a function that gives
             // another type than the field's is reported there.
-            let span = path_span(path);
+            let span = at_attribute(path);
             let convert = |repr_value: TokenStream| {
                 quote_spanned! {span=>
                     match #path::from_parquet(#repr_value) {
@@ -304,4 +304,12 @@ fn bloom_field(s: &Stored<'_>) -> TokenStream {
         #own
         #schema::bloom_filters(&#p::doc_path(__prefix, #name), __out);
     }
+}
+
+/// Where generated code that calls a `with` module is reported: at the
+/// attribute, with the derive's own name resolution (a span taken whole
+/// from the attribute would resolve `self` and the generated locals with
+/// the attribute's hygiene, which a `macro_rules!` caller may not share).
+fn at_attribute(path: &syn::Path) -> proc_macro2::Span {
+    proc_macro2::Span::call_site().located_at(path_span(path))
 }

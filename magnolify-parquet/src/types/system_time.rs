@@ -3,7 +3,7 @@
 //! `timestamp` attribute says otherwise), through chrono's exact
 //! conversions, so that both follow one set of rules.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, Utc};
 use parquet::basic::Repetition;
@@ -45,8 +45,21 @@ impl<'de> ParquetRead<'de> for SystemTime {
 
     #[inline]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
-        DateTime::<Utc>::read(plan, src).map(SystemTime::from)
+        let utc = DateTime::<Utc>::read(plan, src)?;
+        from_utc(&utc).ok_or_else(|| {
+            src.value_error(plan.cursor, format!("{utc} is outside the instants a SystemTime holds on this platform"))
+        })
     }
+}
+
+/// The instant as a `SystemTime`, when the platform's holds it (chrono's
+/// own conversion panics where it does not: before 1601 on Windows).
+fn from_utc(utc: &DateTime<Utc>) -> Option<SystemTime> {
+    let (secs, nanos) = (utc.timestamp(), utc.timestamp_subsec_nanos());
+    let whole = Duration::from_secs(secs.unsigned_abs());
+    let second = if secs >= 0 { UNIX_EPOCH.checked_add(whole) } else { UNIX_EPOCH.checked_sub(whole) };
+    // `nanos` may pass 1e9 in a leap second: the duration carries it.
+    second?.checked_add(Duration::from_nanos(u64::from(nanos)))
 }
 
 impl ListElement for SystemTime {}
@@ -60,7 +73,7 @@ fn checked_utc(time: SystemTime) -> Option<DateTime<Utc>> {
 /// Seconds since the epoch (rounded down) and nanoseconds past them
 /// (0..1e9), when an i64 holds the seconds.
 pub(crate) fn epoch_parts(time: SystemTime) -> Option<(i64, u32)> {
-    Some(match time.duration_since(SystemTime::UNIX_EPOCH) {
+    Some(match time.duration_since(UNIX_EPOCH) {
         Ok(after) => (i64::try_from(after.as_secs()).ok()?, after.subsec_nanos()),
         Err(before) => {
             let before = before.duration();

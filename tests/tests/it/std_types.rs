@@ -346,3 +346,27 @@ fn predicates_on_the_new_types_prune_by_statistics() {
         assert_eq!(filtered(&rows, predicate), (expected, skipped), "{text}");
     }
 }
+
+/// Another writer may spell an IPv6 address otherwise than `Display` does
+/// (upper case, leading zeros): equality must still find it, so IPv6
+/// values do not prune; IPv4 text has one spelling, and prunes.
+#[test]
+fn ipv6_addresses_in_another_spelling_are_found_by_equality() {
+    let texts = |grade: &str, client: &str| raw::Texts { grade: grade.into(), client: client.into() };
+    let rows = [texts("a", "10.0.0.1"), texts("b", "2001:DB8::1"), texts("c", "2001:0db8:0:0:0:0:0:2")];
+    let file =
+        test_kit::io::file_with(WriterBuilder::<raw::Texts>::new().max_row_group_rows(1), &rows).expect("a file");
+    let f = Parsed::fields();
+    let read = |predicate: magnolify_parquet::filter::Predicate<Parsed>| {
+        let mut reader = ReaderBuilder::new(file.clone())
+            .expect("a reader")
+            .build::<Parsed>(ReadOptions::default().filter(predicate))
+            .expect("a reader");
+        let grades = reader.by_ref().map(|r| r.map(|p| p.grade)).collect::<Result<Vec<_>, _>>().expect("records");
+        (grades, reader.counts().row_groups_skipped)
+    };
+    let v6 = |text: &str| text.parse::<IpAddr>().expect("an address");
+    assert_eq!(read(f.client.eq(v6("2001:db8::1"))), (vec!['b'], 0));
+    assert_eq!(read(f.client.is_in([v6("2001:db8::2"), v6("::1")])), (vec!['c'], 0));
+    assert_eq!(read(f.client.eq(v6("10.0.0.1"))), (vec!['a'], 2));
+}
