@@ -63,12 +63,9 @@ pub struct Via<'a>(PhantomData<&'a ()>);
 #[diagnostic::on_unimplemented(
     message = "`{T}` cannot be written to Parquet",
     label = "this type has no Parquet form",
-    note = "supported: integers (with i128, u128, usize and NonZero), floats, bool, char, strings, bytes, IP \
-            addresses, Option, Vec and other sequences (VecDeque, sets, arrays), maps, Box, Arc, references, \
-            Cow, derived structs and enums; chrono's dates and times and SystemTime, Uuid, rust_decimal's \
-            Decimal, BigDecimal, half's f16 and serde_json's Value with the magnolify-parquet features `chrono`, \
-            `uuid`, `decimal`, `bigdecimal`, `half` and `json` (enable the one for the type); convert other \
-            types with #[parquet(with = \"module\")]"
+    note = "the types with a Parquet form are the implementors of `magnolify_parquet::ParquetSchema` (its docs \
+            list them, and the features that bring some); convert other types with \
+            #[parquet(with = \"module\")]"
 )]
 pub trait WriteField<T: ?Sized> {
     /// `T::write`.

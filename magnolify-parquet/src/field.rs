@@ -14,10 +14,14 @@ use crate::shred::{ColumnSink, WriteAt};
 
 /// A Rust type with a Parquet form: its schema node.
 ///
-/// `#[derive(ParquetType)]` implements it for structs and unit enums by
-/// combining the impls of the fields; the library implements it for
-/// primitives, strings, bytes, `Option`, `Vec`, slices, maps, `Box`,
-/// references, `Cow` and the logical types.
+/// `#[derive(ParquetType)]` implements it for structs and enums by
+/// combining the impls of the fields; the library implements it for the
+/// integers (`i128`, `u128`, `usize` and `NonZero` too), floats, `bool`,
+/// `char`, strings, bytes, IP addresses, `Option`, `Vec`, `VecDeque`,
+/// sets, arrays, slices, maps, `Box`, `Arc`, references, `Cow`, and the
+/// logical types of the features `chrono` (with `SystemTime`), `uuid`,
+/// `decimal`, `bigdecimal`, `half`, `json` and `variant`. The forms are
+/// in the type table of `docs/types.md`.
 ///
 /// ```
 /// use magnolify_parquet::{FieldOptions, ParquetSchema, schema};
