@@ -26,7 +26,7 @@ pub enum IntSource {
 }
 
 /// The declared range of an integer column: (source, min, max).
-fn int_column(node: &FileNode<'_>, physical: PhysicalType) -> Result<(IntSource, i128, i128)> {
+pub(super) fn int_column(node: &FileNode<'_>, physical: PhysicalType) -> Result<(IntSource, i128, i128)> {
     let bits = match physical {
         PhysicalType::INT32 => 32,
         PhysicalType::INT64 => 64,

@@ -8,6 +8,7 @@
 use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 
+use super::primitive::{int_column, IntSource};
 use super::{not_repeated, LeafPlan, ListElement};
 use crate::assemble::{FileNode, RecordSource, Resolver};
 use crate::decimal_bytes::{fit, minimal};
@@ -21,17 +22,12 @@ use crate::shred::{ColumnSink, WriteAt};
 /// The largest magnitude DECIMAL(38, 0) holds: 10^38 − 1.
 const MAX_38: u128 = 10u128.pow(38) - 1;
 
-/// Where a column's integers come from.
+/// Where a column's integers come from: an integer column (as the
+/// other integer types read it) or DECIMAL bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WideSource {
-    /// INT32, signed.
-    I32,
-    /// INT32 holding an unsigned value's bits.
-    U32,
-    /// INT64, signed.
-    I64,
-    /// INT64 holding an unsigned value's bits.
-    U64,
+    /// INT32 or INT64, signed or holding an unsigned value's bits.
+    Int(IntSource),
     /// Big-endian two's complement bytes.
     Bytes,
 }
@@ -39,24 +35,16 @@ pub enum WideSource {
 fn resolve_wide(node: &FileNode<'_>, resolver: &mut Resolver<'_>, what: &str) -> Result<LeafPlan<WideSource>> {
     not_repeated(node, what)?;
     let (cursor, descr) = resolver.leaf(node)?;
-    let unsigned = matches!(Annotation::of(node.ty()), Annotation::Integer { signed: false, .. });
     let source = match (Annotation::of(node.ty()), descr.physical_type()) {
         (Annotation::Decimal { scale: 0, .. }, PhysicalType::FIXED_LEN_BYTE_ARRAY | PhysicalType::BYTE_ARRAY) => {
             WideSource::Bytes
         }
-        (Annotation::Decimal { scale: 0, .. } | Annotation::None | Annotation::Integer { .. }, PhysicalType::INT32) => {
-            if unsigned {
-                WideSource::U32
-            } else {
-                WideSource::I32
-            }
-        }
-        (Annotation::Decimal { scale: 0, .. } | Annotation::None | Annotation::Integer { .. }, PhysicalType::INT64) => {
-            if unsigned {
-                WideSource::U64
-            } else {
-                WideSource::I64
-            }
+        // An unscaled DECIMAL in an integer: signed.
+        (Annotation::Decimal { scale: 0, .. }, PhysicalType::INT32) => WideSource::Int(IntSource::I32),
+        (Annotation::Decimal { scale: 0, .. }, PhysicalType::INT64) => WideSource::Int(IntSource::I64),
+        (Annotation::None | Annotation::Integer { .. }, physical @ (PhysicalType::INT32 | PhysicalType::INT64)) => {
+            // Every integer column's range fits an i128; u128 checks each value.
+            WideSource::Int(int_column(node, physical)?.0)
         }
         _ => {
             return Err(node.mismatch(format_args!(
@@ -72,10 +60,10 @@ fn resolve_wide(node: &FileNode<'_>, resolver: &mut Resolver<'_>, what: &str) ->
 fn read_i128(plan: &LeafPlan<WideSource>, src: &mut RecordSource<'_>) -> Result<Option<Result<i128, usize>>> {
     let c = plan.cursor;
     Ok(match plan.conv {
-        WideSource::I32 => src.take_i32(c)?.map(|v| Ok(i128::from(v))),
-        WideSource::U32 => src.take_i32(c)?.map(|v| Ok(i128::from(v as u32))),
-        WideSource::I64 => src.take_i64(c)?.map(|v| Ok(i128::from(v))),
-        WideSource::U64 => src.take_i64(c)?.map(|v| Ok(i128::from(v as u64))),
+        WideSource::Int(IntSource::I32) => src.take_i32(c)?.map(|v| Ok(i128::from(v))),
+        WideSource::Int(IntSource::U32) => src.take_i32(c)?.map(|v| Ok(i128::from(v as u32))),
+        WideSource::Int(IntSource::I64) => src.take_i64(c)?.map(|v| Ok(i128::from(v))),
+        WideSource::Int(IntSource::U64) => src.take_i64(c)?.map(|v| Ok(i128::from(v as u64))),
         WideSource::Bytes => src.take_bytes(c)?.map(|b| {
             let mut out = [0; 16];
             // An empty value is no number: it fits nowhere.

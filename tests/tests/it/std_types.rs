@@ -370,3 +370,29 @@ fn ipv6_addresses_in_another_spelling_are_found_by_equality() {
     assert_eq!(read(f.client.is_in([v6("2001:db8::2"), v6("::1")])), (vec!['c'], 0));
     assert_eq!(read(f.client.eq(v6("10.0.0.1"))), (vec!['a'], 2));
 }
+
+/// `i128` and `u128` read integer columns and DECIMAL(P, 0) in an INT32,
+/// not only their own FIXED_LEN_BYTE_ARRAY(16).
+#[test]
+fn wide_integers_read_integer_columns_and_unscaled_decimals_in_integers() {
+    #[derive(ParquetType, Debug, Clone, PartialEq)]
+    #[parquet(rename = "Row")]
+    struct Wide {
+        signed: i128,
+        count: u128,
+    }
+    let read: Vec<Wide> = write_read(&[raw::Ints { signed: i64::MIN, count: u32::MAX }]).expect("integer columns");
+    assert_eq!(read, [Wide { signed: i128::from(i64::MIN), count: u128::from(u32::MAX) }]);
+
+    #[derive(ParquetType, Debug, Clone, PartialEq)]
+    #[parquet(rename = "Row")]
+    struct Decimal9 {
+        #[parquet(decimal(precision = 9, scale = 0))]
+        value: rust_decimal::Decimal,
+    }
+    let rows = [Decimal9 { value: 999_999_999.into() }, Decimal9 { value: (-5).into() }];
+    let read: Vec<raw::Wide> = write_read(&rows).expect("DECIMAL(9, 0) in an INT32");
+    assert_eq!(read, [raw::Wide { value: 999_999_999 }, raw::Wide { value: -5 }]);
+    let message = error::<_, WideUnsigned>(&rows);
+    assert!(message.contains("-5 is out of range for u128") && message.contains("record 1"), "{message}");
+}
