@@ -35,7 +35,7 @@ impl<R, T> Clone for Reach<R, T> {
 impl<R, T> Reach<R, T> {
     /// `test` of the value in `record` (`None` for a null).
     #[inline]
-    pub(crate) fn test(&self, record: &R, test: impl FnOnce(Option<&T>) -> bool) -> bool {
+    pub(crate) fn test<U>(&self, record: &R, test: impl FnOnce(Option<&T>) -> U) -> U {
         match self {
             Reach::Ref(get) => test(get(record)),
             Reach::Converted(get) => test(get(record).as_ref()),
@@ -147,6 +147,24 @@ impl<R, T, N> Field<R, T, N> {
     /// The field's dotted Parquet path (the column it reads).
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// `f` of the field's value in `record` (`None` where it, or an
+    /// optional field on the way to it, is null): what a table writer
+    /// computes a partition value from.
+    ///
+    /// ```
+    /// use magnolify_parquet::ParquetType;
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Trip { id: u64, rider: Option<String> }
+    ///
+    /// let trip = Trip { id: 7, rider: None };
+    /// assert_eq!(Trip::fields().id.with_value(&trip, |id| id.copied()), Some(7));
+    /// assert_eq!(Trip::fields().rider.with_value(&trip, |rider| rider.is_none()), true);
+    /// ```
+    pub fn with_value<U>(&self, record: &R, f: impl FnOnce(Option<&T>) -> U) -> U {
+        self.get.test(record, f)
     }
 }
 

@@ -1,0 +1,267 @@
+//! Field ids between a record type, a table and its files.
+//!
+//! A record type meets a table by field id (its `#[parquet(field_id)]`
+//! attributes) or, for a field without one, by name. Data files are written
+//! with the table's ids on every node; a data file is read by renaming its
+//! columns to the record type's names by id, so that the library's reader
+//! (which matches by name) reads a renamed column into its field and a
+//! dropped one into nothing.
+
+use std::sync::Arc;
+
+use iceberg::spec::{NestedField, Schema, StructType, Type};
+use magnolify_parquet::convert::Annotation;
+use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type as ParquetType, TypePtr};
+
+use crate::error::{Error, Result};
+use crate::schema::schema_of;
+
+/// Whether a field of the record type that the table lacks is an error
+/// (writing) or a field read as missing (reading).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    Write,
+    Read,
+}
+
+/// `message` (a record type's) with the ids of `table` on every node.
+///
+/// Writing, every field must be in the table with the same type, every
+/// required column of the table must be a field, and a column the table
+/// requires cannot be written from an `Option`. Reading, the fields the
+/// table lacks keep no id (they read as missing).
+pub(crate) fn with_table_ids(message: &ParquetType, table: &Schema, mode: Mode) -> Result<TypePtr> {
+    let own = schema_of(message)?;
+    let fields = struct_children(message.get_fields(), own.as_struct(), table.as_struct(), "", mode)?;
+    let name = message.get_basic_info().name();
+    let rebuilt = ParquetType::group_type_builder(name).with_fields(fields).build();
+    Ok(Arc::new(rebuilt.map_err(|e| Error::schema(name, e.to_string()))?))
+}
+
+/// The children of a struct, each with its table field's id.
+fn struct_children(
+    nodes: &[TypePtr],
+    own: &StructType,
+    table: &StructType,
+    parent: &str,
+    mode: Mode,
+) -> Result<Vec<TypePtr>> {
+    let mut out = Vec::with_capacity(nodes.len());
+    let mut matched = Vec::new();
+    for (node, own_field) in nodes.iter().zip(own.fields()) {
+        let info = node.get_basic_info();
+        let path = dotted(parent, info.name());
+        let found = if info.has_id() {
+            table.field_by_id(info.id())
+        } else {
+            table.fields().iter().find(|f| f.name == own_field.name)
+        };
+        match found {
+            Some(table_field) => {
+                matched.push(table_field.id);
+                out.push(Arc::new(node_with_ids(node, own_field, table_field, &path, mode)?));
+            }
+            None if mode == Mode::Read => out.push(node.clone()),
+            None => {
+                let how = if info.has_id() { format!("id {}", info.id()) } else { "this name".to_owned() };
+                return Err(Error::schema(
+                    path,
+                    format!("the table has no column with {how}: add it to the table's schema first, or skip the field"),
+                ));
+            }
+        }
+    }
+    if mode == Mode::Write {
+        if let Some(missing) = table.fields().iter().find(|f| f.required && !matched.contains(&f.id)) {
+            return Err(Error::schema(
+                dotted(parent, &missing.name),
+                "the table requires this column and the record type has no field for it",
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// `node` with the id of `table` (its field in the table), and its
+/// children with theirs.
+fn node_with_ids(
+    node: &ParquetType,
+    own: &NestedField,
+    table: &NestedField,
+    path: &str,
+    mode: Mode,
+) -> Result<ParquetType> {
+    if mode == Mode::Write {
+        if table.required && !own.required {
+            return Err(Error::schema(path, "the table requires this column: the field cannot be an Option"));
+        }
+        if let (Type::Primitive(ours), Type::Primitive(theirs)) = (&*own.field_type, &*table.field_type) {
+            if ours != theirs {
+                return Err(Error::schema(
+                    path,
+                    format!("the field is {ours} and the table's column is {theirs}: change the field's type"),
+                ));
+            }
+        }
+    }
+    match (node, &*own.field_type, &*table.field_type) {
+        (ParquetType::PrimitiveType { .. }, Type::Primitive(_), Type::Primitive(_)) => {
+            magnolify_parquet::schema::with_id(node.clone(), table.id).map_err(Error::from)
+        }
+        (ParquetType::GroupType { fields, .. }, Type::Struct(own_struct), Type::Struct(table_struct)) => {
+            let children = struct_children(fields, own_struct, table_struct, path, mode)?;
+            rebuild_group(node, Some(table.id), children, path)
+        }
+        (ParquetType::GroupType { fields, .. }, Type::List(own_list), Type::List(table_list)) => {
+            let element = (&own_list.element_field, &table_list.element_field);
+            let entry = with_entry_ids(&fields[0], &[element], path, mode)?;
+            rebuild_group(node, Some(table.id), vec![entry], path)
+        }
+        (ParquetType::GroupType { fields, .. }, Type::Map(own_map), Type::Map(table_map)) => {
+            let pairs = [(&own_map.key_field, &table_map.key_field), (&own_map.value_field, &table_map.value_field)];
+            let entry = with_entry_ids(&fields[0], &pairs, path, mode)?;
+            rebuild_group(node, Some(table.id), vec![entry], path)
+        }
+        _ if mode == Mode::Read => Ok(node.clone()),
+        (_, ours, theirs) => Err(Error::schema(
+            path,
+            format!("the field is {ours} and the table's column is {theirs}: change the field's type"),
+        )),
+    }
+}
+
+/// The repeated group of a LIST or MAP (no id of its own), with the ids of
+/// its element (or key and value).
+fn with_entry_ids(
+    entry: &TypePtr,
+    pairs: &[(&Arc<NestedField>, &Arc<NestedField>)],
+    path: &str,
+    mode: Mode,
+) -> Result<TypePtr> {
+    let entry_path = dotted(path, entry.name());
+    let children = entry
+        .get_fields()
+        .iter()
+        .zip(pairs)
+        .map(|(child, (own, table))| {
+            let child_path = dotted(&entry_path, child.name());
+            node_with_ids(child, own, table, &child_path, mode).map(Arc::new)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    rebuild_group(entry, None, children, &entry_path).map(Arc::new)
+}
+
+/// The same group with `id` and `children`.
+fn rebuild_group(node: &ParquetType, id: Option<i32>, children: Vec<TypePtr>, path: &str) -> Result<ParquetType> {
+    let info = node.get_basic_info();
+    ParquetType::group_type_builder(info.name())
+        .with_repetition(info.repetition())
+        .with_logical_type(info.logical_type_ref().cloned())
+        .with_converted_type(info.converted_type())
+        .with_id(id)
+        .with_fields(children)
+        .build()
+        .map_err(|e| Error::schema(path, e.to_string()))
+}
+
+/// A data file's schema with its columns renamed to the fields of `record`
+/// (a record type's message with the table's ids, [`Mode::Read`]) that
+/// have their ids. A column no field has is renamed out of the way, so
+/// that a column dropped from the table never reads into a later field
+/// of its old name. Columns without ids keep their names.
+pub(crate) fn renamed_by_id(file: &SchemaDescriptor, record: &ParquetType) -> Result<SchemaDescriptor> {
+    let root = file.root_schema();
+    let fields = rename_children(root.get_fields(), record.get_fields())?;
+    let rebuilt = ParquetType::group_type_builder(root.name()).with_fields(fields).build();
+    let rebuilt = rebuilt.map_err(|e| Error::schema(root.name(), e.to_string()))?;
+    Ok(SchemaDescriptor::new(Arc::new(rebuilt)))
+}
+
+fn rename_children(file: &[TypePtr], record: &[TypePtr]) -> Result<Vec<TypePtr>> {
+    file.iter()
+        .map(|node| {
+            let info = node.get_basic_info();
+            if !info.has_id() {
+                let same_name = record.iter().find(|r| r.name() == node.name());
+                return rename(node, node.name(), same_name.map(|r| &**r));
+            }
+            let by_id = record.iter().find(|r| r.get_basic_info().has_id() && r.get_basic_info().id() == info.id());
+            match by_id {
+                Some(field) => rename(node, field.name(), Some(field)),
+                None => rename(node, &format!("__dropped_field_{}", info.id()), None),
+            }
+        })
+        .collect()
+}
+
+/// `node` named `name`, its children matched to those of `record`.
+fn rename(node: &TypePtr, name: &str, record: Option<&ParquetType>) -> Result<TypePtr> {
+    let ParquetType::GroupType { fields, .. } = &**node else {
+        return if name == node.name() { Ok(node.clone()) } else { rebuilt(node, name, Vec::new()) };
+    };
+    let record_fields = record.filter(|r| r.is_group()).map_or(&[][..], |r| r.get_fields());
+    let children = if is_list_or_map(node) {
+        // The repeated group and its element (or key and value) keep their
+        // names: they are matched by position.
+        let record_entry = record_fields.first().filter(|e| e.is_group());
+        let entry_fields = record_entry.map_or(&[][..], |e| e.get_fields());
+        fields
+            .iter()
+            .map(|entry| {
+                if entry.is_primitive() {
+                    return Ok(entry.clone());
+                }
+                let inner = entry.get_fields().iter().enumerate();
+                let inner = inner
+                    .map(|(i, child)| rename(child, child.name(), entry_fields.get(i).map(|c| &**c)))
+                    .collect::<Result<Vec<_>>>()?;
+                rebuilt(entry, entry.name(), inner)
+            })
+            .collect::<Result<Vec<_>>>()?
+    } else {
+        rename_children(fields, record_fields)?
+    };
+    rebuilt(node, name, children)
+}
+
+fn is_list_or_map(node: &ParquetType) -> bool {
+    matches!(Annotation::of(node), Annotation::List | Annotation::Map)
+}
+
+/// `node` of a file named `name`, with `children` if it is a group.
+fn rebuilt(node: &ParquetType, name: &str, children: Vec<TypePtr>) -> Result<TypePtr> {
+    let info = node.get_basic_info();
+    let id = info.has_id().then(|| info.id());
+    let built = match node {
+        ParquetType::PrimitiveType { physical_type, type_length, scale, precision, .. } => {
+            ParquetType::primitive_type_builder(name, *physical_type)
+                .with_repetition(info.repetition())
+                .with_logical_type(info.logical_type_ref().cloned())
+                .with_converted_type(info.converted_type())
+                .with_length(*type_length)
+                .with_precision(*precision)
+                .with_scale(*scale)
+                .with_id(id)
+                .build()
+        }
+        ParquetType::GroupType { .. } => {
+            let builder = ParquetType::group_type_builder(name)
+                .with_logical_type(info.logical_type_ref().cloned())
+                .with_converted_type(info.converted_type())
+                .with_id(id)
+                .with_fields(children);
+            // The root has no repetition.
+            let builder = if info.has_repetition() { builder.with_repetition(info.repetition()) } else { builder };
+            builder.build()
+        }
+    };
+    built.map(Arc::new).map_err(|e| Error::schema(node.name(), e.to_string()))
+}
+
+fn dotted(parent: &str, name: &str) -> String {
+    if parent.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{parent}.{name}")
+    }
+}

@@ -1,0 +1,149 @@
+//! Reading a table's snapshot into records: iceberg-rust plans the data
+//! files, this library reads each.
+
+use futures::TryStreamExt;
+use iceberg::scan::FileScanTask;
+use iceberg::table::Table;
+use magnolify_parquet::filter::Predicate;
+use magnolify_parquet::{OwnedRecord, ReadOptions, ReaderBuilder};
+
+use crate::columns::TableColumns;
+use crate::error::{Error, Result};
+use crate::field_ids::{renamed_by_id, with_table_ids, Mode};
+
+/// A read of a table's snapshot into records of `T`.
+///
+/// Columns are matched by field id: a column renamed in the table reads
+/// into the field that has its id (the field's own `field_id`, or the id
+/// of the table column of its name), a column added after a file was
+/// written reads as `None` (or the field's default) from it. Data files
+/// come in the order iceberg-rust plans them, each file's records in
+/// order. A snapshot with delete files is refused (they are not applied
+/// yet), never read as if they were not there.
+///
+/// See the crate docs for an example.
+pub struct TableScan<T> {
+    table: Table,
+    snapshot: Option<i64>,
+    as_of: Option<i64>,
+    filter: Option<Predicate<T>>,
+    threads: usize,
+}
+
+impl<T: OwnedRecord> TableScan<T> {
+    /// A read of `table`'s current snapshot.
+    pub fn new(table: &Table) -> Self {
+        TableScan { table: table.clone(), snapshot: None, as_of: None, filter: None, threads: 1 }
+    }
+
+    /// Reads snapshot `id` instead.
+    pub fn snapshot_id(mut self, id: i64) -> Self {
+        self.snapshot = Some(id);
+        self
+    }
+
+    /// Reads the snapshot that was current at `millis` (milliseconds from
+    /// the epoch), as the table's history says.
+    pub fn as_of_timestamp(mut self, millis: i64) -> Self {
+        self.as_of = Some(millis);
+        self
+    }
+
+    /// Only the records `predicate` accepts; row groups and pages it rules
+    /// out are not read.
+    pub fn filter(mut self, predicate: Predicate<T>) -> Self {
+        self.filter = Some(predicate);
+        self
+    }
+
+    /// Decodes each data file on `threads` threads (default 1).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The snapshot read: `None` for a table without one.
+    fn snapshot(&self) -> Result<Option<i64>> {
+        let metadata = self.table.metadata();
+        if let Some(id) = self.snapshot {
+            return match metadata.snapshot_by_id(id) {
+                Some(_) => Ok(Some(id)),
+                None => Err(Error::table(self.table.identifier(), format!("it has no snapshot {id}"))),
+            };
+        }
+        let Some(millis) = self.as_of else {
+            return Ok(metadata.current_snapshot_id());
+        };
+        let before = metadata.history().iter().filter(|log| log.timestamp_ms <= millis).last();
+        match before {
+            Some(log) => Ok(Some(log.snapshot_id)),
+            None => Err(Error::table(self.table.identifier(), format!("it had no snapshot at {millis} ms"))),
+        }
+    }
+
+    /// The data files read, in order.
+    pub async fn files(&self) -> Result<Vec<String>> {
+        Ok(self.plan().await?.into_iter().map(|task| task.data_file_path).collect())
+    }
+
+    async fn plan(&self) -> Result<Vec<FileScanTask>> {
+        let Some(snapshot) = self.snapshot()? else {
+            return Ok(Vec::new());
+        };
+        let scan = self.table.scan().snapshot_id(snapshot).select_all().build()?;
+        let tasks: Vec<FileScanTask> = scan.plan_files().await?.try_collect().await?;
+        if let Some(task) = tasks.iter().find(|t| !t.deletes.is_empty()) {
+            let deletes: Vec<_> = task.deletes.iter().map(|d| d.file_path.as_str()).collect();
+            return Err(Error::table(
+                self.table.identifier(),
+                format!(
+                    "data file `{}` has delete files ({}), which this library does not apply yet: compact the table \
+                     (rewrite its data files) before reading it here",
+                    task.data_file_path,
+                    deletes.join(", ")
+                ),
+            ));
+        }
+        Ok(tasks)
+    }
+
+    /// Every record of the snapshot (that the filter accepts).
+    pub async fn collect(self) -> Result<Vec<T>> {
+        let tasks = self.plan().await?;
+        let schema = self.table.metadata().current_schema().clone();
+        let message = with_table_ids(&*T::message()?, &schema, Mode::Read)?;
+        let mut records = Vec::new();
+        for task in tasks {
+            let bytes = self.table.file_io().new_input(&task.data_file_path)?.read().await?;
+            let located = |source| Error::DataFile { path: task.data_file_path.clone(), source };
+            let builder = ReaderBuilder::new(bytes).map_err(located)?;
+            let renamed = renamed_by_id(builder.schema(), &message)?;
+            // The library's reader prunes by column names: a file whose
+            // columns were renamed since gets the predicate on each record.
+            let same_names = renamed.columns().iter().zip(builder.schema().columns()).all(|(a, b)| a.path() == b.path());
+            let options = ReadOptions::default().threads(self.threads);
+            let (options, test_each) = match (&self.filter, same_names) {
+                (Some(filter), true) => (options.filter(filter.clone()), None),
+                (filter, _) => (options, filter.as_ref()),
+            };
+            let reader = builder.build_with(TableColumns::new(message.clone()), options).map_err(located)?;
+            for record in reader {
+                let record = record.map_err(located)?;
+                if test_each.is_none_or(|p| p.test(&record)) {
+                    records.push(record);
+                }
+            }
+        }
+        Ok(records)
+    }
+}
+
+impl<T> std::fmt::Debug for TableScan<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableScan")
+            .field("table", self.table.identifier())
+            .field("snapshot", &self.snapshot)
+            .field("as_of", &self.as_of)
+            .finish()
+    }
+}

@@ -1,0 +1,309 @@
+//! Appending records to a table: data files per partition, uploaded
+//! through the table's `FileIO`, committed in one snapshot.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use iceberg::spec::{DataFile, Struct};
+use iceberg::table::Table;
+use iceberg::transaction::{ApplyTransactionAction, Transaction};
+use iceberg::Catalog;
+use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
+use magnolify_parquet::{OwnedRecord, ParquetWriter, WriterBuilder};
+
+use crate::columns::TableColumns;
+use crate::data_file::{data_file, WrittenFile};
+use crate::error::Result;
+use crate::field_ids::{with_table_ids, Mode};
+use crate::partition::{Partitioner, Partitioning};
+
+/// How each data file's writer is set up (compression, row groups, bloom
+/// filters): the settings of [`WriterBuilder`].
+type FileSettings<T> =
+    Arc<dyn Fn(WriterBuilder<T, TableColumns<T>>) -> WriterBuilder<T, TableColumns<T>> + Send + Sync>;
+
+/// The settings of a [`TableWriter`]; [`TableWriter::builder`] makes one.
+#[must_use = "a builder does nothing until it builds"]
+pub struct TableWriterBuilder<T: OwnedRecord> {
+    table: Table,
+    partitioning: Partitioning<T>,
+    max_rows: u64,
+    max_bytes: u64,
+    max_open: usize,
+    settings: FileSettings<T>,
+}
+
+impl<T: OwnedRecord> TableWriterBuilder<T> {
+    /// The table's partitioning, as it was created with (a partitioned
+    /// table needs it: each record's partition is computed from its
+    /// fields).
+    pub fn partitioning(mut self, partitioning: Partitioning<T>) -> Self {
+        self.partitioning = partitioning;
+        self
+    }
+
+    /// A data file holds at most `rows` records (default 1,000,000).
+    pub fn max_rows_per_file(mut self, rows: u64) -> Self {
+        self.max_rows = rows.max(1);
+        self
+    }
+
+    /// A data file is closed once its row groups hold `bytes` (default
+    /// 512 MiB, Iceberg's target file size).
+    pub fn max_bytes_per_file(mut self, bytes: u64) -> Self {
+        self.max_bytes = bytes.max(1);
+        self
+    }
+
+    /// At most `files` partitions have a file open (default 16); one more
+    /// closes the fullest. Each open file is held in memory until closed.
+    pub fn max_open_files(mut self, files: usize) -> Self {
+        self.max_open = files.max(1);
+        self
+    }
+
+    /// Settings of every data file's writer (compression is zstd unless
+    /// set here).
+    pub fn files(
+        mut self,
+        settings: impl Fn(WriterBuilder<T, TableColumns<T>>) -> WriterBuilder<T, TableColumns<T>> + Send + Sync + 'static,
+    ) -> Self {
+        self.settings = Arc::new(settings);
+        self
+    }
+
+    /// The writer: `T` resolved against the table's current schema (by
+    /// field id, or by name for fields without one), the partitioning
+    /// checked against the table's default spec.
+    pub fn build(self) -> Result<TableWriter<T>> {
+        let metadata = self.table.metadata();
+        let schema = metadata.current_schema().clone();
+        let name = self.table.identifier().to_string();
+        let message = with_table_ids(&*T::message()?, &schema, Mode::Write)?;
+        let partitioner = self.partitioning.bind(metadata.default_partition_spec(), &schema, &name)?;
+        Ok(TableWriter {
+            columns: TableColumns::new(message),
+            partitioner,
+            open: HashMap::new(),
+            written: Vec::new(),
+            uploaded: Vec::new(),
+            rows: 0,
+            files: 0,
+            run: uuid::Uuid::new_v4(),
+            max_rows: self.max_rows,
+            max_bytes: self.max_bytes,
+            max_open: self.max_open,
+            settings: self.settings,
+            table: self.table,
+            done: false,
+        })
+    }
+}
+
+/// One partition's file being written, in memory.
+struct OpenFile<T: OwnedRecord> {
+    writer: ParquetWriter<T, Buffer, TableColumns<T>>,
+    buffer: Buffer,
+    partition: Struct,
+}
+
+/// A `Write` whose bytes the writer keeps a handle to.
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().map_err(|_| std::io::Error::other("a writer panicked"))?.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Buffer {
+    fn take(&self) -> Vec<u8> {
+        self.0.lock().map(|mut bytes| std::mem::take(&mut *bytes)).unwrap_or_default()
+    }
+}
+
+/// Appends records of `T` to an Iceberg table: each record goes to the
+/// data file of its partition; [`commit`](Self::commit) adds every file in
+/// one snapshot (iceberg-rust's fast append, retried on a newer table if
+/// another writer committed first). Nothing is visible before the commit;
+/// a failed commit, [`abort`](Self::abort), and a writer dropped inside a
+/// tokio runtime delete the files written.
+///
+/// See the crate docs for an example.
+pub struct TableWriter<T: OwnedRecord> {
+    table: Table,
+    columns: TableColumns<T>,
+    partitioner: Partitioner<T>,
+    open: HashMap<String, OpenFile<T>>,
+    written: Vec<DataFile>,
+    uploaded: Vec<String>,
+    rows: u64,
+    files: u64,
+    run: uuid::Uuid,
+    max_rows: u64,
+    max_bytes: u64,
+    max_open: usize,
+    settings: FileSettings<T>,
+    done: bool,
+}
+
+impl<T: OwnedRecord> TableWriter<T> {
+    /// The settings of a writer appending to `table`.
+    pub fn builder(table: &Table) -> TableWriterBuilder<T> {
+        TableWriterBuilder {
+            table: table.clone(),
+            partitioning: Partitioning::new(),
+            max_rows: 1_000_000,
+            max_bytes: 512 << 20,
+            max_open: 16,
+            settings: Arc::new(|b| b),
+        }
+    }
+
+    /// Writes `record` into its partition's file (uploading a file that
+    /// is full).
+    pub async fn write(&mut self, record: &T) -> Result<()> {
+        let partition = self.partitioner.partition(record, self.rows)?;
+        let directory = self.partitioner.directory(&partition);
+        if !self.open.contains_key(&directory) {
+            if self.open.len() >= self.max_open {
+                self.close_fullest().await?;
+            }
+            let file = self.open_file(partition)?;
+            self.open.insert(directory.clone(), file);
+        }
+        let file = self.open.get_mut(&directory).expect("inserted above");
+        file.writer.write(record)?;
+        self.rows += 1;
+        if file.writer.rows_written() >= self.max_rows || file.writer.bytes_written() >= self.max_bytes {
+            let file = self.open.remove(&directory).expect("written above");
+            self.upload(&directory, file).await?;
+        }
+        Ok(())
+    }
+
+    /// Writes every record of `records`.
+    pub async fn write_all<'a>(&mut self, records: impl IntoIterator<Item = &'a T>) -> Result<()> {
+        for record in records {
+            self.write(record).await?;
+        }
+        Ok(())
+    }
+
+    /// The records written so far.
+    pub fn rows_written(&self) -> u64 {
+        self.rows
+    }
+
+    /// Uploads the open files and appends every file to the table in one
+    /// snapshot, through `catalog`; returns the table after the commit.
+    /// On an error the files are deleted and the table is as it was.
+    pub async fn commit(mut self, catalog: &dyn Catalog) -> Result<Table> {
+        let result = self.commit_files(catalog).await;
+        if result.is_err() {
+            self.delete_uploaded().await;
+        }
+        self.done = true;
+        result
+    }
+
+    async fn commit_files(&mut self, catalog: &dyn Catalog) -> Result<Table> {
+        let open: Vec<_> = self.open.drain().collect();
+        for (directory, file) in open {
+            self.upload(&directory, file).await?;
+        }
+        let transaction = Transaction::new(&self.table);
+        let append = transaction.fast_append().add_data_files(std::mem::take(&mut self.written));
+        let transaction = append.apply(transaction)?;
+        Ok(transaction.commit(catalog).await?)
+    }
+
+    /// Deletes the files written so far and ends the writer.
+    pub async fn abort(mut self) -> Result<()> {
+        self.open.clear();
+        self.delete_uploaded().await;
+        self.done = true;
+        Ok(())
+    }
+
+    async fn delete_uploaded(&mut self) {
+        for path in std::mem::take(&mut self.uploaded) {
+            // A file that cannot be deleted is an orphan no snapshot
+            // names: what Iceberg's orphan-file cleanup is for.
+            let _ = self.table.file_io().delete(&path).await;
+        }
+    }
+
+    fn open_file(&self, partition: Struct) -> Result<OpenFile<T>> {
+        let buffer = Buffer::default();
+        let builder = WriterBuilder::with_converter(self.columns.clone()).compression(Compression::ZSTD(ZstdLevel::default()));
+        let writer = (self.settings)(builder).build(buffer.clone())?;
+        Ok(OpenFile { writer, buffer, partition })
+    }
+
+    async fn close_fullest(&mut self) -> Result<()> {
+        let fullest = self.open.iter().max_by_key(|(_, f)| f.writer.rows_written()).map(|(d, _)| d.clone());
+        if let Some(directory) = fullest {
+            let file = self.open.remove(&directory).expect("found above");
+            self.upload(&directory, file).await?;
+        }
+        Ok(())
+    }
+
+    /// Closes `file` and uploads it into the table's data directory.
+    async fn upload(&mut self, directory: &str, file: OpenFile<T>) -> Result<()> {
+        let metadata = file.writer.close()?;
+        let bytes = Bytes::from(file.buffer.take());
+        let size = bytes.len() as u64;
+        self.files += 1;
+        let location = self.table.metadata().location().trim_end_matches('/');
+        let name = format!("{}-{:05}.parquet", self.run, self.files);
+        let path = match directory {
+            "" => format!("{location}/data/{name}"),
+            _ => format!("{location}/data/{directory}/{name}"),
+        };
+        self.uploaded.push(path.clone());
+        self.table.file_io().new_output(&path)?.write(bytes).await?;
+        let schema = self.table.metadata().current_schema().clone();
+        let spec_id = self.partitioner.spec_id();
+        let written = WrittenFile { path, size, metadata: &metadata, partition: file.partition, spec_id };
+        self.written.push(data_file(written, &schema)?);
+        Ok(())
+    }
+}
+
+impl<T: OwnedRecord> Drop for TableWriter<T> {
+    fn drop(&mut self) {
+        if self.done || self.uploaded.is_empty() {
+            return;
+        }
+        // Dropped without a commit: the files it uploaded are deleted on
+        // the runtime it ran in (outside one, they stay as orphans).
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let (io, paths) = (self.table.file_io().clone(), std::mem::take(&mut self.uploaded));
+            runtime.spawn(async move {
+                for path in paths {
+                    let _ = io.delete(&path).await;
+                }
+            });
+        }
+    }
+}
+
+impl<T: OwnedRecord> std::fmt::Debug for TableWriter<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TableWriter")
+            .field("table", &self.table.identifier())
+            .field("rows", &self.rows)
+            .field("open_files", &self.open.len())
+            .finish()
+    }
+}

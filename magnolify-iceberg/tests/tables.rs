@@ -1,0 +1,172 @@
+//! Tables written and read back through iceberg-rust's memory catalog, on a
+//! local warehouse directory.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeZone, Utc};
+use iceberg::io::LocalFsStorageFactory;
+use iceberg::memory::{MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
+use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
+use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
+use magnolify_parquet::ParquetType;
+
+#[derive(ParquetType, Clone, Debug, PartialEq)]
+struct Click {
+    id: i64,
+    user_id: i64,
+    #[parquet(timestamp = "micros")]
+    ts: DateTime<Utc>,
+    page: String,
+    referrer: Option<String>,
+    tags: Vec<String>,
+}
+
+fn clicks(n: i64, first: i64) -> Vec<Click> {
+    (first..first + n)
+        .map(|id| Click {
+            id,
+            user_id: id % 13,
+            ts: Utc.with_ymd_and_hms(2024, 3, 1 + (id % 3) as u32, (id % 24) as u32, 0, 0).unwrap(),
+            page: format!("/page/{}", id % 7),
+            referrer: (id % 4 != 0).then(|| format!("https://ref{}.example/{}", id % 5, "x".repeat((id % 30) as usize))),
+            tags: (0..id % 3).map(|t| format!("t{t}")).collect(),
+        })
+        .collect()
+}
+
+async fn catalog(warehouse: &Path) -> impl Catalog {
+    let location = format!("file://{}", warehouse.display());
+    MemoryCatalogBuilder::default()
+        .with_storage_factory(Arc::new(LocalFsStorageFactory))
+        .load("test", HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_owned(), location)]))
+        .await
+        .unwrap()
+}
+
+fn by_day_and_user() -> Partitioning<Click> {
+    let fields = Click::fields();
+    Partitioning::new().day(&fields.ts).bucket(8, &fields.user_id)
+}
+
+/// Every file under `dir`, relative to it.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path.strip_prefix(dir).unwrap().display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn a_partitioned_append_reads_back_every_record_and_one_file_per_partition() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = catalog(dir.path()).await;
+    let ns = NamespaceIdent::new("web".to_owned());
+    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
+    let name = TableIdent::new(ns, "clicks".to_owned());
+    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+
+    let written = clicks(200, 0);
+    let mut writer = TableWriter::builder(&table).partitioning(by_day_and_user()).build().unwrap();
+    writer.write_all(&written).await.unwrap();
+    assert_eq!(writer.rows_written(), 200);
+    let table = writer.commit(&catalog).await.unwrap();
+
+    let mut read = TableScan::<Click>::new(&table).collect().await.unwrap();
+    read.sort_by_key(|c| c.id);
+    assert_eq!(read, written);
+
+    // One file per (day, bucket) pair that holds a record.
+    let partitions: std::collections::BTreeSet<_> = written
+        .iter()
+        .map(|c| {
+            let hash = iceberg::transform::create_transform_function(&iceberg::spec::Transform::Bucket(8))
+                .unwrap()
+                .transform_literal(&iceberg::spec::Datum::long(c.user_id))
+                .unwrap()
+                .unwrap();
+            (c.ts.date_naive().to_string(), hash.to_string())
+        })
+        .collect();
+    let files = TableScan::<Click>::new(&table).files().await.unwrap();
+    assert_eq!(files.len(), partitions.len());
+    let mut directories: Vec<_> = files
+        .iter()
+        .map(|f| {
+            let parts: Vec<_> = f.rsplit('/').skip(1).take(2).collect();
+            (parts[1].to_owned(), parts[0].to_owned())
+        })
+        .collect();
+    directories.sort();
+    let expected: Vec<_> = partitions.iter().map(|(d, b)| (format!("ts_day={d}"), format!("user_id_bucket={b}"))).collect();
+    assert_eq!(directories, expected);
+}
+
+#[tokio::test]
+async fn an_abandoned_writer_leaves_the_table_and_its_directory_as_they_were() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = catalog(dir.path()).await;
+    let ns = NamespaceIdent::new("web".to_owned());
+    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
+    let name = TableIdent::new(ns, "clicks".to_owned());
+    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+    let before = files_under(dir.path());
+
+    // Files rolled at 10 rows are uploaded before the commit; abort deletes them.
+    let mut writer =
+        TableWriter::builder(&table).partitioning(by_day_and_user()).max_rows_per_file(10).build().unwrap();
+    writer.write_all(&clicks(300, 0)).await.unwrap();
+    assert!(files_under(dir.path()).len() > before.len(), "some files were uploaded before the commit");
+    writer.abort().await.unwrap();
+    assert_eq!(files_under(dir.path()), before);
+
+    let table = catalog.load_table(&name).await.unwrap();
+    assert_eq!(table.metadata().current_snapshot_id(), None);
+    assert_eq!(TableScan::<Click>::new(&table).collect().await.unwrap(), []);
+}
+
+#[tokio::test]
+async fn two_appends_make_two_snapshots_each_readable_by_id_and_by_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = catalog(dir.path()).await;
+    let ns = NamespaceIdent::new("web".to_owned());
+    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
+    let name = TableIdent::new(ns, "clicks".to_owned());
+    let table = create_table(&catalog, &name, &Partitioning::<Click>::new()).await.unwrap();
+
+    let mut writer = TableWriter::builder(&table).build().unwrap();
+    writer.write_all(&clicks(50, 0)).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    let first = table.metadata().current_snapshot_id().unwrap();
+    let first_ms = table.metadata().history().last().unwrap().timestamp_ms;
+    std::thread::sleep(std::time::Duration::from_millis(5));
+
+    let mut writer = TableWriter::builder(&table).build().unwrap();
+    writer.write_all(&clicks(30, 50)).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+
+    let sorted = |mut v: Vec<Click>| {
+        v.sort_by_key(|c| c.id);
+        v
+    };
+    let now = sorted(TableScan::<Click>::new(&table).collect().await.unwrap());
+    assert_eq!(now, clicks(80, 0));
+    let then = sorted(TableScan::<Click>::new(&table).snapshot_id(first).collect().await.unwrap());
+    assert_eq!(then, clicks(50, 0));
+    let as_of = sorted(TableScan::<Click>::new(&table).as_of_timestamp(first_ms).collect().await.unwrap());
+    assert_eq!(as_of, clicks(50, 0));
+    let err = TableScan::<Click>::new(&table).as_of_timestamp(first_ms - 1).collect().await.unwrap_err();
+    assert_eq!(err.to_string(), format!("table `web.clicks`: it had no snapshot at {} ms", first_ms - 1));
+}
