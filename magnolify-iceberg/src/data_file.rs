@@ -136,9 +136,7 @@ fn bound(stats: &Statistics, ty: &PrimitiveType, side: Side) -> Option<Datum> {
         Statistics::Boolean(s) => pick(side, s.min_opt(), s.max_opt()).map(|v| Datum::bool(*v)),
         Statistics::Int32(s) => pick(side, s.min_opt(), s.max_opt()).and_then(|v| integer(i64::from(*v), ty)),
         Statistics::Int64(s) => pick(side, s.min_opt(), s.max_opt()).and_then(|v| integer(*v, ty)),
-        Statistics::Float(s) => {
-            pick(side, s.min_opt(), s.max_opt()).filter(|v| !v.is_nan()).map(|v| Datum::float(*v))
-        }
+        Statistics::Float(s) => pick(side, s.min_opt(), s.max_opt()).filter(|v| !v.is_nan()).map(|v| Datum::float(*v)),
         Statistics::Double(s) => {
             pick(side, s.min_opt(), s.max_opt()).filter(|v| !v.is_nan()).map(|v| Datum::double(*v))
         }
@@ -167,7 +165,9 @@ fn integer(value: i64, ty: &PrimitiveType) -> Option<Datum> {
         PrimitiveType::Timestamptz => Datum::timestamptz_micros(value),
         PrimitiveType::TimestampNs => Datum::timestamp_nanos(value),
         PrimitiveType::TimestamptzNs => Datum::timestamptz_nanos(value),
-        PrimitiveType::Decimal { .. } => Datum::try_from_bytes(decimal_bytes::minimal(&value.to_be_bytes()), ty.clone()).ok()?,
+        PrimitiveType::Decimal { .. } => {
+            Datum::try_from_bytes(decimal_bytes::minimal(&value.to_be_bytes()), ty.clone()).ok()?
+        }
         _ => return None,
     })
 }

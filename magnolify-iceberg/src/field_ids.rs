@@ -66,7 +66,9 @@ fn struct_children(
                 let how = if info.has_id() { format!("id {}", info.id()) } else { "this name".to_owned() };
                 return Err(Error::schema(
                     path,
-                    format!("the table has no column with {how}: add it to the table's schema first, or skip the field"),
+                    format!(
+                        "the table has no column with {how}: add it to the table's schema first, or skip the field"
+                    ),
                 ));
             }
         }

@@ -15,10 +15,10 @@ mod writer;
 
 pub use columns::TableColumns;
 pub use error::{Error, Result};
+pub use iceberg;
 pub use partition::Partitioning;
 pub use scan::TableScan;
 pub use schema::iceberg_schema;
 pub use table::create_table;
 pub use value::{Bucketable, Hourly, IcebergValue, Temporal, Truncatable};
 pub use writer::{TableWriter, TableWriterBuilder};
-pub use iceberg;

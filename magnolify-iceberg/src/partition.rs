@@ -153,7 +153,11 @@ impl<T: 'static> Partitioning<T> {
             let ours: Vec<_> = self.fields.iter().map(|f| format!("{}({})", f.transform, f.source)).collect();
             Error::table(
                 table,
-                format!("the table is partitioned by [{}], the writer by [{}]: give the table's partitioning", theirs.join(", "), ours.join(", ")),
+                format!(
+                    "the table is partitioned by [{}], the writer by [{}]: give the table's partitioning",
+                    theirs.join(", "),
+                    ours.join(", ")
+                ),
             )
         };
         if spec.fields().len() != self.fields.len() {

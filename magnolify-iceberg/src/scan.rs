@@ -120,7 +120,8 @@ impl<T: OwnedRecord> TableScan<T> {
             let renamed = renamed_by_id(builder.schema(), &message)?;
             // The library's reader prunes by column names: a file whose
             // columns were renamed since gets the predicate on each record.
-            let same_names = renamed.columns().iter().zip(builder.schema().columns()).all(|(a, b)| a.path() == b.path());
+            let same_names =
+                renamed.columns().iter().zip(builder.schema().columns()).all(|(a, b)| a.path() == b.path());
             let options = ReadOptions::default().threads(self.threads);
             let (options, test_each) = match (&self.filter, same_names) {
                 (Some(filter), true) => (options.filter(filter.clone()), None),

@@ -138,7 +138,9 @@ impl Draft {
     fn into_type(self) -> Type {
         match self.kind {
             Kind::Primitive(p) => Type::Primitive(p),
-            Kind::Struct(children) => Type::Struct(StructType::new(children.into_iter().map(Draft::into_field).collect())),
+            Kind::Struct(children) => {
+                Type::Struct(StructType::new(children.into_iter().map(Draft::into_field).collect()))
+            }
             Kind::List(element) => {
                 let (id, required) = (element.id.unwrap_or_default(), element.required);
                 Type::List(ListType::new(NestedField::list_element(id, element.into_type(), required).into()))
@@ -167,11 +169,7 @@ fn draft(node: &ParquetType, parent: &str) -> Result<Draft> {
     if info.repetition() == Repetition::REPEATED {
         return Err(Error::schema(path, "a repeated field outside a LIST has no Iceberg form: use a Vec"));
     }
-    let kind = if node.is_primitive() {
-        Kind::Primitive(primitive(node, &path)?)
-    } else {
-        group(node, &path)?
-    };
+    let kind = if node.is_primitive() { Kind::Primitive(primitive(node, &path)?) } else { group(node, &path)? };
     Ok(Draft { id, path, name: info.name().to_owned(), required, kind })
 }
 
@@ -180,7 +178,10 @@ fn group(node: &ParquetType, path: &str) -> Result<Kind> {
     let annotation = Annotation::of(node);
     let (list, map) = (annotation == Annotation::List, annotation == Annotation::Map);
     if let Annotation::Other(name) = annotation {
-        return Err(Error::schema(path, format!("{name} has no Iceberg type in iceberg-rust 0.10 (store a VARIANT as JSON text)")));
+        return Err(Error::schema(
+            path,
+            format!("{name} has no Iceberg type in iceberg-rust 0.10 (store a VARIANT as JSON text)"),
+        ));
     }
     if list || map {
         let [repeated] = node.get_fields() else {
@@ -190,9 +191,7 @@ fn group(node: &ParquetType, path: &str) -> Result<Kind> {
         let children = if repeated.is_group() { repeated.get_fields() } else { &[] };
         return match (list, children) {
             (true, [element]) => Ok(Kind::List(Box::new(draft(element, &entry)?))),
-            (false, [key, value]) => {
-                Ok(Kind::Map(Box::new(draft(key, &entry)?), Box::new(draft(value, &entry)?)))
-            }
+            (false, [key, value]) => Ok(Kind::Map(Box::new(draft(key, &entry)?), Box::new(draft(value, &entry)?))),
             _ => Err(Error::schema(
                 path,
                 "only the standard 3-level LIST and MAP layouts have an Iceberg form: drop the `list` attribute",
@@ -213,7 +212,9 @@ fn primitive(node: &ParquetType, path: &str) -> Result<PrimitiveType> {
         (Annotation::Integer { bits, signed }, _) => match (bits, signed) {
             (8 | 16, _) | (32, true) => PrimitiveType::Int,
             (64, true) => PrimitiveType::Long,
-            _ => return refuse("Iceberg has no unsigned 32- or 64-bit integers: use i64 (or i32 for values below 2^31)"),
+            _ => {
+                return refuse("Iceberg has no unsigned 32- or 64-bit integers: use i64 (or i32 for values below 2^31)")
+            }
         },
         (Annotation::Date, _) => PrimitiveType::Date,
         (Annotation::Time { unit: TimeUnit::Micros, .. }, _) => PrimitiveType::Time,

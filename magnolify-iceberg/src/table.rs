@@ -58,7 +58,9 @@ fn type_has_nanoseconds(ty: &Type) -> bool {
         Type::Primitive(p) => matches!(p, PrimitiveType::TimestampNs | PrimitiveType::TimestamptzNs),
         Type::Struct(s) => has_nanoseconds(s),
         Type::List(l) => type_has_nanoseconds(&l.element_field.field_type),
-        Type::Map(m) => type_has_nanoseconds(&m.key_field.field_type) || type_has_nanoseconds(&m.value_field.field_type),
+        Type::Map(m) => {
+            type_has_nanoseconds(&m.key_field.field_type) || type_has_nanoseconds(&m.value_field.field_type)
+        }
     }
 }
 

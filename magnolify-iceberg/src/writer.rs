@@ -244,7 +244,8 @@ impl<T: OwnedRecord> TableWriter<T> {
 
     fn open_file(&self, partition: Struct) -> Result<OpenFile<T>> {
         let buffer = Buffer::default();
-        let builder = WriterBuilder::with_converter(self.columns.clone()).compression(Compression::ZSTD(ZstdLevel::default()));
+        let builder =
+            WriterBuilder::with_converter(self.columns.clone()).compression(Compression::ZSTD(ZstdLevel::default()));
         let writer = (self.settings)(builder).build(buffer.clone())?;
         Ok(OpenFile { writer, buffer, partition })
     }

@@ -30,7 +30,8 @@ fn clicks(n: i64, first: i64) -> Vec<Click> {
             user_id: id % 13,
             ts: Utc.with_ymd_and_hms(2024, 3, 1 + (id % 3) as u32, (id % 24) as u32, 0, 0).unwrap(),
             page: format!("/page/{}", id % 7),
-            referrer: (id % 4 != 0).then(|| format!("https://ref{}.example/{}", id % 5, "x".repeat((id % 30) as usize))),
+            referrer: (id % 4 != 0)
+                .then(|| format!("https://ref{}.example/{}", id % 5, "x".repeat((id % 30) as usize))),
             tags: (0..id % 3).map(|t| format!("t{t}")).collect(),
         })
         .collect()
@@ -110,7 +111,8 @@ async fn a_partitioned_append_reads_back_every_record_and_one_file_per_partition
         })
         .collect();
     directories.sort();
-    let expected: Vec<_> = partitions.iter().map(|(d, b)| (format!("ts_day={d}"), format!("user_id_bucket={b}"))).collect();
+    let expected: Vec<_> =
+        partitions.iter().map(|(d, b)| (format!("ts_day={d}"), format!("user_id_bucket={b}"))).collect();
     assert_eq!(directories, expected);
 }
 

@@ -18,13 +18,26 @@ set -euo pipefail
 PYARROW_VERSION=26.0.1
 DUCKDB_VERSION=2.0.1
 PYSPARK_VERSION=4.3.0
+PYICEBERG_VERSION=0.12.0
 
 # With the pins already satisfied pip does not touch the network.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "pyarrow==$PYARROW_VERSION" "duckdb==$DUCKDB_VERSION" "pyspark==$PYSPARK_VERSION"
+  "pyarrow==$PYARROW_VERSION" "duckdb==$DUCKDB_VERSION" "pyspark==$PYSPARK_VERSION" \
+  "pyiceberg[pyarrow,sql-sqlite,pyiceberg-core]==$PYICEBERG_VERSION"
 
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
 cargo run --quiet -p tests --example peer_write -- "$out"
+
+# Iceberg: pyiceberg and the library take turns on one SQL catalog (sqlite):
+# pyiceberg writes py.events; the library creates web.clicks, appends, and
+# reads py.events; pyiceberg renames a column of web.clicks and adds one; the
+# library appends again and reads it all back. check_peers.py then has
+# pyiceberg read web.clicks (iceberg_peer.check).
+mkdir "$out/iceberg"
+"$venv/bin/python" tests/peer/iceberg_peer.py write "$out/iceberg"
+cargo run --quiet -p magnolify-iceberg --example iceberg_peer -- first "$out/iceberg"
+"$venv/bin/python" tests/peer/iceberg_peer.py evolve "$out/iceberg"
+cargo run --quiet -p magnolify-iceberg --example iceberg_peer -- second "$out/iceberg"
 "$venv/bin/python" tests/peer/check_peers.py "$out"

@@ -41,6 +41,7 @@ import pyarrow.parquet as pq  # noqa: E402
 from generate import table_rows  # noqa: E402  (the fixtures' JSON encoding)
 
 import check_datasets  # noqa: E402  (the partitioned dataset's readers)
+import iceberg_peer  # noqa: E402  (the Iceberg tables' checks)
 
 MAX_DIFFS = 15
 
@@ -324,6 +325,11 @@ def main(argv):
             ok = report(d, reader, out, f"{len(expected)} rows, partition columns typed")
             passed, failed = passed + ok, failed + (not ok)
     check_datasets.stop_spark()
+    iceberg = os.path.join(outdir, "iceberg")
+    if os.path.isdir(iceberg):
+        for reader, out in iceberg_peer.check(iceberg):
+            ok = report("iceberg", reader, out, "every row compared")
+            passed, failed = passed + ok, failed + (not ok)
     print(f"peer check: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
