@@ -109,7 +109,9 @@ def check(d):
         expected = json.load(fh)
     table = catalog(d).load_table("web.clicks")
     arrow = table.scan().to_arrow()
-    types = {f.name: str(f.type) for f in arrow.schema}
+    # pyarrow's string and large_string are one Iceberg type (pyiceberg
+    # gives a column missing from some files the large form).
+    types = {f.name: str(f.type).replace("large_", "") for f in arrow.schema}
     want_types = {
         "id": "int64", "user_id": "int64", "ts": "timestamp[us, tz=UTC]", "path": "string",
         "referrer": "string", "tags": "list<element: string not null>", "country": "string",
