@@ -5,6 +5,7 @@
 mod columns;
 mod data_file;
 mod error;
+mod expression;
 mod field_ids;
 mod partition;
 mod scan;

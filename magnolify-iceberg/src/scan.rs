@@ -5,10 +5,12 @@ use futures::TryStreamExt;
 use iceberg::scan::FileScanTask;
 use iceberg::table::Table;
 use magnolify_parquet::filter::Predicate;
+use magnolify_parquet::parquet::schema::types::TypePtr;
 use magnolify_parquet::{OwnedRecord, ReadOptions, ReaderBuilder};
 
 use crate::columns::TableColumns;
 use crate::error::{Error, Result};
+use crate::expression::expression;
 use crate::field_ids::{renamed_by_id, with_table_ids, Mode};
 
 /// A read of a table's snapshot into records of `T`.
@@ -81,16 +83,29 @@ impl<T: OwnedRecord> TableScan<T> {
         }
     }
 
-    /// The data files read, in order.
+    /// The data files read, in order: those of the snapshot that
+    /// iceberg-rust's planning keeps, given the filter (as an Iceberg
+    /// expression: its partitions and each file's column bounds).
     pub async fn files(&self) -> Result<Vec<String>> {
-        Ok(self.plan().await?.into_iter().map(|task| task.data_file_path).collect())
+        let message = self.message()?;
+        Ok(self.plan(&message).await?.into_iter().map(|task| task.data_file_path).collect())
     }
 
-    async fn plan(&self) -> Result<Vec<FileScanTask>> {
+    /// `T`'s message with the table's field ids (fields the table lacks
+    /// have none, and read as missing).
+    fn message(&self) -> Result<TypePtr> {
+        with_table_ids(&*T::message()?, self.table.metadata().current_schema(), Mode::Read)
+    }
+
+    async fn plan(&self, message: &TypePtr) -> Result<Vec<FileScanTask>> {
         let Some(snapshot) = self.snapshot()? else {
             return Ok(Vec::new());
         };
-        let scan = self.table.scan().snapshot_id(snapshot).select_all().build()?;
+        let mut scan = self.table.scan().snapshot_id(snapshot).select_all();
+        if let Some(filter) = &self.filter {
+            scan = scan.with_filter(expression(filter, message, self.table.metadata().current_schema()));
+        }
+        let scan = scan.build()?;
         let tasks: Vec<FileScanTask> = scan.plan_files().await?.try_collect().await?;
         if let Some(task) = tasks.iter().find(|t| !t.deletes.is_empty()) {
             let deletes: Vec<_> = task.deletes.iter().map(|d| d.file_path.as_str()).collect();
@@ -109,9 +124,8 @@ impl<T: OwnedRecord> TableScan<T> {
 
     /// Every record of the snapshot (that the filter accepts).
     pub async fn collect(self) -> Result<Vec<T>> {
-        let tasks = self.plan().await?;
-        let schema = self.table.metadata().current_schema().clone();
-        let message = with_table_ids(&*T::message()?, &schema, Mode::Read)?;
+        let message = self.message()?;
+        let tasks = self.plan(&message).await?;
         let mut records = Vec::new();
         for task in tasks {
             let bytes = self.table.file_io().new_input(&task.data_file_path)?.read().await?;

@@ -172,3 +172,70 @@ async fn two_appends_make_two_snapshots_each_readable_by_id_and_by_time() {
     let err = TableScan::<Click>::new(&table).as_of_timestamp(first_ms - 1).collect().await.unwrap_err();
     assert_eq!(err.to_string(), format!("table `web.clicks`: it had no snapshot at {} ms", first_ms - 1));
 }
+
+/// The (day, bucket) partition of a click.
+fn partition_of(c: &Click) -> (chrono::NaiveDate, String) {
+    let bucket = iceberg::transform::create_transform_function(&iceberg::spec::Transform::Bucket(8)).unwrap();
+    let hash = bucket.transform_literal(&iceberg::spec::Datum::long(c.user_id)).unwrap().unwrap();
+    (c.ts.date_naive(), hash.to_string())
+}
+
+#[tokio::test]
+async fn a_filtered_scan_reads_only_the_files_that_can_match_and_returns_exactly_the_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = catalog(dir.path()).await;
+    let ns = NamespaceIdent::new("web".to_owned());
+    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
+    let name = TableIdent::new(ns, "clicks".to_owned());
+    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+    let all = clicks(300, 0);
+    let mut writer = TableWriter::builder(&table).partitioning(by_day_and_user()).build().unwrap();
+    writer.write_all(&all).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+
+    // Each partition's records: one file each.
+    let mut partitions: std::collections::BTreeMap<_, Vec<&Click>> = Default::default();
+    for c in &all {
+        partitions.entry(partition_of(c)).or_default().push(c);
+    }
+    let files_where = |keep: &dyn Fn(&(chrono::NaiveDate, String), &[&Click]) -> bool| {
+        partitions.iter().filter(|(p, cs)| keep(p, cs)).count()
+    };
+    let f = Click::fields();
+    let march = |d| Utc.with_ymd_and_hms(2024, 3, d, 0, 0, 0).unwrap();
+    let day2 = march(2).date_naive();
+    let bucket_of_3 = partition_of(&Click { user_id: 3, ..all[0].clone() }).1;
+    let cases = [
+        // By partition: the day transform of ts, the bucket of user_id.
+        ("one day", f.ts.ge(march(2)).and(f.ts.lt(march(3))), files_where(&|p, _| p.0 == day2)),
+        ("one user", f.user_id.eq(3), files_where(&|p, _| p.1 == bucket_of_3)),
+        // By the files' bounds.
+        ("low ids", f.id.lt(10), files_where(&|_, cs| cs.iter().any(|c| c.id < 10))),
+        ("a page", f.page.eq("/page/3".to_owned()), files_where(&|_, cs| cs.iter().any(|c| c.page == "/page/3"))),
+        ("no referrer", f.referrer.is_null(), files_where(&|_, cs| cs.iter().any(|c| c.referrer.is_none()))),
+        // A negation keeps what a reversed comparison keeps, and the nulls.
+        ("not from day 2", f.ts.ge(march(2)).not(), files_where(&|p, _| p.0 < day2)),
+        ("not (user 3 or day 2+)", f.user_id.eq(3).or(f.ts.ge(march(2))).not(), files_where(&|p, _| p.0 < day2)),
+        (
+            "a prefix",
+            f.page.starts_with("/page/1"),
+            files_where(&|_, cs| cs.iter().any(|c| c.page.starts_with("/page/1"))),
+        ),
+        ("in", f.user_id.is_in([3, 4]), {
+            let bucket_of_4 = partition_of(&Click { user_id: 4, ..all[0].clone() }).1;
+            files_where(&|p, _| p.1 == bucket_of_3 || p.1 == bucket_of_4)
+        }),
+    ];
+    for (what, predicate, files) in cases {
+        let expected: Vec<Click> = all.iter().filter(|c| predicate.test(c)).cloned().collect();
+        let scan = TableScan::<Click>::new(&table).filter(predicate);
+        assert_eq!(scan.files().await.unwrap().len(), files, "{what}: files planned");
+        let mut read = scan.collect().await.unwrap();
+        read.sort_by_key(|c| c.id);
+        assert_eq!(read, expected, "{what}: records");
+        assert!(!expected.is_empty(), "{what}: some records match");
+        if ["one day", "one user", "low ids", "not from day 2", "not (user 3 or day 2+)", "in"].contains(&what) {
+            assert!(files < partitions.len(), "{what}: files pruned");
+        }
+    }
+}

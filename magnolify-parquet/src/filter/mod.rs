@@ -48,6 +48,7 @@
 //! order.
 
 mod column_test;
+mod fold;
 mod handle;
 mod key;
 mod predicate;
@@ -55,11 +56,12 @@ mod prune;
 mod row_ranges;
 
 pub(crate) use column_test::{ColumnFilter, Records};
+pub use fold::{LeafTest, PredicateFold};
 pub use handle::{
     Addressable, At, Field, FieldHandle, HandleAs, NotAddressable, Nullability, Nullable, Required, WithoutParameters,
 };
 pub use key::{bytes_key, FilterValue, Key};
-pub use predicate::{FilterArg, Predicate, Text};
+pub use predicate::{Comparison, FilterArg, Predicate, Text};
 pub(crate) use prune::{
     constants_may_pass, page_selection, verdict, BloomFilters, Dictionaries, DictionaryPage, DictionaryValues,
     PageIndexes, Verdict,

@@ -13,26 +13,33 @@ use super::key::FilterValue;
 use crate::error::Result;
 use crate::field::ParquetReadOwned;
 
-/// A comparison of a column's values with one value.
+/// A comparison of a field's values with one value (what
+/// [`PredicateFold::leaf`](super::PredicateFold::leaf) is told).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Op {
+pub enum Comparison {
+    /// `eq`.
     Eq,
+    /// `ne`.
     Ne,
+    /// `lt`.
     Lt,
+    /// `le`.
     Le,
+    /// `gt`.
     Gt,
+    /// `ge`.
     Ge,
 }
 
-impl Op {
+impl Comparison {
     fn symbol(self) -> &'static str {
         match self {
-            Op::Eq => "==",
-            Op::Ne => "!=",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Gt => ">",
-            Op::Ge => ">=",
+            Comparison::Eq => "==",
+            Comparison::Ne => "!=",
+            Comparison::Lt => "<",
+            Comparison::Le => "<=",
+            Comparison::Gt => ">",
+            Comparison::Ge => ">=",
         }
     }
 }
@@ -46,7 +53,7 @@ pub(crate) type Value = Arc<dyn FilterValue>;
 pub(crate) enum Condition {
     IsNull,
     IsNotNull,
-    Compare(Op, Value),
+    Compare(Comparison, Value),
     In(Vec<Value>),
     StartsWith(Vec<u8>),
 }
@@ -222,7 +229,7 @@ impl<R> fmt::Debug for Predicate<R> {
 
 impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialEq + Clone + fmt::Debug, N: Nullability> Field<R, T, N> {
     /// A comparison with `value` by `holds(field value, value)`.
-    fn compare(&self, op: Op, value: T, holds: fn(&T, &T) -> bool) -> Predicate<R> {
+    fn compare(&self, op: Comparison, value: T, holds: fn(&T, &T) -> bool) -> Predicate<R> {
         let text = format!("{} {} {value:?}", self.path, op.symbol());
         let kept = value.clone();
         let test = move |x: Option<&T>| x.is_some_and(|x| holds(x, &kept));
@@ -231,12 +238,12 @@ impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialEq + Clone + fmt::De
 
     /// The field equals `value`.
     pub fn eq(&self, value: impl FilterArg<T>) -> Predicate<R> {
-        self.compare(Op::Eq, value.into_value(), |x, v| x == v)
+        self.compare(Comparison::Eq, value.into_value(), |x, v| x == v)
     }
 
     /// The field is not null and differs from `value`.
     pub fn ne(&self, value: impl FilterArg<T>) -> Predicate<R> {
-        self.compare(Op::Ne, value.into_value(), |x, v| x != v)
+        self.compare(Comparison::Ne, value.into_value(), |x, v| x != v)
     }
 
     /// The field equals one of `values` (none: never).
@@ -252,22 +259,22 @@ impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialEq + Clone + fmt::De
 impl<R: 'static, T: FilterValue + ParquetReadOwned + PartialOrd + Clone + fmt::Debug, N: Nullability> Field<R, T, N> {
     /// The field is less than `value`.
     pub fn lt(&self, value: impl FilterArg<T>) -> Predicate<R> {
-        self.compare(Op::Lt, value.into_value(), |x, v| x < v)
+        self.compare(Comparison::Lt, value.into_value(), |x, v| x < v)
     }
 
     /// The field is at most `value`.
     pub fn le(&self, value: impl FilterArg<T>) -> Predicate<R> {
-        self.compare(Op::Le, value.into_value(), |x, v| x <= v)
+        self.compare(Comparison::Le, value.into_value(), |x, v| x <= v)
     }
 
     /// The field is greater than `value`.
     pub fn gt(&self, value: impl FilterArg<T>) -> Predicate<R> {
-        self.compare(Op::Gt, value.into_value(), |x, v| x > v)
+        self.compare(Comparison::Gt, value.into_value(), |x, v| x > v)
     }
 
     /// The field is at least `value`.
     pub fn ge(&self, value: impl FilterArg<T>) -> Predicate<R> {
-        self.compare(Op::Ge, value.into_value(), |x, v| x >= v)
+        self.compare(Comparison::Ge, value.into_value(), |x, v| x >= v)
     }
 
     /// `low <= field <= high`.

@@ -12,7 +12,7 @@ use parquet::basic::Type as Physical;
 use parquet::schema::types::ColumnDescriptor;
 
 use super::plain::plain_forms;
-use crate::filter::predicate::{Condition, Op};
+use crate::filter::predicate::{Comparison, Condition};
 use crate::logical::Annotation;
 
 /// The values of a column chunk's dictionary page, decompressed and
@@ -90,7 +90,7 @@ impl Dictionaries for NoDictionaries {
 /// to look up (not booleans, whose statistics already say all, nor INT96
 /// or FLOAT16).
 pub(super) fn decides(condition: &Condition, column: &ColumnDescriptor) -> bool {
-    let equality = matches!(condition, Condition::Compare(Op::Eq, _) | Condition::In(_));
+    let equality = matches!(condition, Condition::Compare(Comparison::Eq, _) | Condition::In(_));
     let known = !matches!(column.physical_type(), Physical::BOOLEAN | Physical::INT96)
         && Annotation::of(column.self_type()) != Annotation::Float16;
     equality && known
@@ -102,7 +102,7 @@ pub(super) fn decides(condition: &Condition, column: &ColumnDescriptor) -> bool 
 /// no known form, or the page does not read: nothing is known.
 pub(super) fn rules_out(condition: &Condition, dictionary: &DictionaryPage, column: &ColumnDescriptor) -> Option<bool> {
     let values = match condition {
-        Condition::Compare(Op::Eq, value) => std::slice::from_ref(value),
+        Condition::Compare(Comparison::Eq, value) => std::slice::from_ref(value),
         Condition::In(values) => values.as_slice(),
         _ => return None,
     };

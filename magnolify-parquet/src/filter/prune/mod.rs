@@ -23,7 +23,7 @@ pub(crate) use pages::{page_selection, PageIndexes};
 pub(crate) use row_groups::{constants_may_pass, verdict, BloomFilters, Verdict};
 
 use super::key::Key;
-use super::predicate::{Condition, Leaf, Node, Op};
+use super::predicate::{Comparison, Condition, Leaf, Node};
 
 /// What a row group's statistics allow of a predicate: whether some record
 /// may pass it, and whether some record may fail it. Both `true` means
@@ -86,7 +86,7 @@ fn condition_truth(condition: &Condition, chunk: &Chunk, column: &ColumnDescript
         Condition::IsNotNull => Truth { may_pass: !chunk.all_null, may_fail: chunk.may_have_null },
         // Comparisons fail on nulls; a chunk of nulls passes none.
         _ if chunk.all_null => Truth { may_pass: false, may_fail: true },
-        Condition::Compare(op, value) if !matches!(op, Op::Eq | Op::Ne) && !value.ordered() => UNKNOWN,
+        Condition::Compare(op, value) if !matches!(op, Comparison::Eq | Comparison::Ne) && !value.ordered() => UNKNOWN,
         Condition::Compare(op, value) => {
             let (Some((min, max)), Some((key, exact))) = (&chunk.bounds, value.floor_key(column)) else {
                 return UNKNOWN;
@@ -95,18 +95,18 @@ fn condition_truth(condition: &Condition, chunk: &Chunk, column: &ColumnDescript
             // longer decimal) equals none, and bounds ranges by its floor.
             let op = match (exact, *op) {
                 (true, op) => op,
-                (false, Op::Eq) => return Truth { may_pass: false, may_fail: true },
-                (false, Op::Ne) => return Truth { may_pass: true, may_fail: chunk.may_have_null },
-                (false, Op::Lt | Op::Le) => Op::Le,
-                (false, Op::Gt | Op::Ge) => Op::Gt,
+                (false, Comparison::Eq) => return Truth { may_pass: false, may_fail: true },
+                (false, Comparison::Ne) => return Truth { may_pass: true, may_fail: chunk.may_have_null },
+                (false, Comparison::Lt | Comparison::Le) => Comparison::Le,
+                (false, Comparison::Gt | Comparison::Ge) => Comparison::Gt,
             };
             let Some(range) = Range::new(min, max, &key) else { return UNKNOWN };
             let (pass, fail) = range.compare(op);
             // A NaN fails every comparison but `ne`, which it passes.
             let nan = chunk.may_have_nan;
             Truth {
-                may_pass: pass || (nan && op == Op::Ne),
-                may_fail: fail || chunk.may_have_null || (nan && op != Op::Ne),
+                may_pass: pass || (nan && op == Comparison::Ne),
+                may_fail: fail || chunk.may_have_null || (nan && op != Comparison::Ne),
             }
         }
         Condition::In(values) => {
@@ -121,7 +121,7 @@ fn condition_truth(condition: &Condition, chunk: &Chunk, column: &ColumnDescript
                     continue;
                 }
                 let Some(range) = Range::new(min, max, &key) else { return UNKNOWN };
-                may_pass |= range.compare(Op::Eq).0;
+                may_pass |= range.compare(Comparison::Eq).0;
                 holds_the_one |= range.single == Some(Ordering::Equal);
             }
             may_fail |= !holds_the_one;
@@ -168,18 +168,18 @@ impl Range {
 
     /// Whether some value in `[min, max]` may pass `op` with the key, and
     /// whether some may fail it.
-    fn compare(&self, op: Op) -> (bool, bool) {
+    fn compare(&self, op: Comparison) -> (bool, bool) {
         use Ordering::*;
         let (lo, hi) = (self.min, self.max);
         // All values equal the key only when min == max == key.
         let all_equal = self.single == Some(Equal);
         match op {
-            Op::Eq => (lo != Greater && hi != Less, !all_equal),
-            Op::Ne => (!all_equal, lo != Greater && hi != Less),
-            Op::Lt => (lo == Less, hi != Less),
-            Op::Le => (lo != Greater, hi == Greater),
-            Op::Gt => (hi == Greater, lo != Greater),
-            Op::Ge => (hi != Less, lo == Less),
+            Comparison::Eq => (lo != Greater && hi != Less, !all_equal),
+            Comparison::Ne => (!all_equal, lo != Greater && hi != Less),
+            Comparison::Lt => (lo == Less, hi != Less),
+            Comparison::Le => (lo != Greater, hi == Greater),
+            Comparison::Gt => (hi == Greater, lo != Greater),
+            Comparison::Ge => (hi != Less, lo == Less),
         }
     }
 }
@@ -192,15 +192,15 @@ mod tests {
     fn comparisons_against_bounds() {
         let range = |min, max, key| Range::new(&Key::Int(min), &Key::Int(max), &Key::Int(key)).unwrap();
         // [10, 20]
-        assert_eq!(range(10, 20, 5).compare(Op::Eq), (false, true));
-        assert_eq!(range(10, 20, 15).compare(Op::Eq), (true, true));
-        assert_eq!(range(10, 20, 10).compare(Op::Lt), (false, true));
-        assert_eq!(range(10, 20, 10).compare(Op::Le), (true, true));
-        assert_eq!(range(10, 20, 20).compare(Op::Gt), (false, true));
-        assert_eq!(range(10, 20, 21).compare(Op::Lt), (true, false));
-        assert_eq!(range(10, 20, 9).compare(Op::Ge), (true, false));
-        assert_eq!(range(7, 7, 7).compare(Op::Eq), (true, false));
-        assert_eq!(range(7, 7, 7).compare(Op::Ne), (false, true));
+        assert_eq!(range(10, 20, 5).compare(Comparison::Eq), (false, true));
+        assert_eq!(range(10, 20, 15).compare(Comparison::Eq), (true, true));
+        assert_eq!(range(10, 20, 10).compare(Comparison::Lt), (false, true));
+        assert_eq!(range(10, 20, 10).compare(Comparison::Le), (true, true));
+        assert_eq!(range(10, 20, 20).compare(Comparison::Gt), (false, true));
+        assert_eq!(range(10, 20, 21).compare(Comparison::Lt), (true, false));
+        assert_eq!(range(10, 20, 9).compare(Comparison::Ge), (true, false));
+        assert_eq!(range(7, 7, 7).compare(Comparison::Eq), (true, false));
+        assert_eq!(range(7, 7, 7).compare(Comparison::Ne), (false, true));
     }
 
     #[test]

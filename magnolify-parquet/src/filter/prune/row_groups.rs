@@ -14,7 +14,7 @@ use super::plain::plain_forms;
 use super::trust::{key_of, trusted_bounds};
 use super::{condition_truth, truth, Chunk, Group, Truth, UNKNOWN};
 use crate::filter::key::Key;
-use crate::filter::predicate::{Condition, Leaf, Node, Op};
+use crate::filter::predicate::{Comparison, Condition, Leaf, Node};
 use crate::guard::catch;
 use crate::logical::Annotation;
 
@@ -120,7 +120,7 @@ fn leaf_truth<R>(leaf: &Leaf<R>, group: &Group<'_>) -> Truth {
     }
     // Equalities: a bloom filter may show that no value is there.
     let values = match &leaf.condition {
-        Condition::Compare(Op::Eq, value) => std::slice::from_ref(value),
+        Condition::Compare(Comparison::Eq, value) => std::slice::from_ref(value),
         Condition::In(values) => values.as_slice(),
         _ => return truth,
     };
