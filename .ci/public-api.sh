@@ -32,6 +32,7 @@ crates=(
   "magnolify-parquet magnolify_parquet derive,chrono,uuid,decimal,bigdecimal,half,json,variant,object_store -"
   "magnolify-parquet-derive magnolify_parquet_derive - -"
   "avro-baseline avro_baseline - magnolify_parquet"
+  "magnolify-iceberg magnolify_iceberg - magnolify_parquet"
 )
 
 # Its own target directory: `cargo rustdoc -p X --features F` resolves the
