@@ -76,7 +76,7 @@ impl<T: OwnedRecord> TableScan<T> {
         let Some(millis) = self.as_of else {
             return Ok(metadata.current_snapshot_id());
         };
-        let before = metadata.history().iter().filter(|log| log.timestamp_ms <= millis).last();
+        let before = metadata.history().iter().rev().find(|log| log.timestamp_ms <= millis);
         match before {
             Some(log) => Ok(Some(log.snapshot_id)),
             None => Err(Error::table(self.table.identifier(), format!("it had no snapshot at {millis} ms"))),

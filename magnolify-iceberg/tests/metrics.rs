@@ -28,7 +28,7 @@ fn metric(i: u8) -> Metric {
     Metric {
         id: i32::from(i) * 3 - 20,
         score: match i {
-            _ if i % 5 == 0 => None,
+            _ if i.is_multiple_of(5) => None,
             7 => Some(f64::NAN),
             _ => Some(f64::from(i) / 2.0),
         },

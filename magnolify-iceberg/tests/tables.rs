@@ -173,8 +173,11 @@ async fn two_appends_make_two_snapshots_each_readable_by_id_and_by_time() {
     assert_eq!(err.to_string(), format!("table `web.clicks`: it had no snapshot at {} ms", first_ms - 1));
 }
 
+/// A click's partition: its day and its user's bucket.
+type Partition = (chrono::NaiveDate, String);
+
 /// The (day, bucket) partition of a click.
-fn partition_of(c: &Click) -> (chrono::NaiveDate, String) {
+fn partition_of(c: &Click) -> Partition {
     let bucket = iceberg::transform::create_transform_function(&iceberg::spec::Transform::Bucket(8)).unwrap();
     let hash = bucket.transform_literal(&iceberg::spec::Datum::long(c.user_id)).unwrap().unwrap();
     (c.ts.date_naive(), hash.to_string())
@@ -198,9 +201,8 @@ async fn a_filtered_scan_reads_only_the_files_that_can_match_and_returns_exactly
     for c in &all {
         partitions.entry(partition_of(c)).or_default().push(c);
     }
-    let files_where = |keep: &dyn Fn(&(chrono::NaiveDate, String), &[&Click]) -> bool| {
-        partitions.iter().filter(|(p, cs)| keep(p, cs)).count()
-    };
+    let files_where =
+        |keep: &dyn Fn(&Partition, &[&Click]) -> bool| partitions.iter().filter(|(p, cs)| keep(p, cs)).count();
     let f = Click::fields();
     let march = |d| Utc.with_ymd_and_hms(2024, 3, d, 0, 0, 0).unwrap();
     let day2 = march(2).date_naive();
