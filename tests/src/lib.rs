@@ -38,3 +38,7 @@ pub mod fuzzing_guide {}
 /// `docs/benchmarks.md`.
 #[doc = include_str!("../../docs/benchmarks.md")]
 pub mod benchmarks_guide {}
+
+/// `docs/iceberg.md`.
+#[doc = include_str!("../../docs/iceberg.md")]
+pub mod iceberg_guide {}
