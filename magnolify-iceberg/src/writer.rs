@@ -6,6 +6,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
+use iceberg::io::FileWrite;
 use iceberg::spec::{DataFile, Struct};
 use iceberg::table::Table;
 use iceberg::transaction::{ApplyTransactionAction, Transaction};
@@ -57,8 +58,9 @@ impl<T: OwnedRecord> TableWriterBuilder<T> {
         self
     }
 
-    /// At most `files` partitions have a file open (default 16); one more
-    /// closes the fullest. Each open file is held in memory until closed.
+    /// At most `files` partitions have a file open (default 64); one more
+    /// closes the fullest. Each open file holds the row group being
+    /// written in memory (what it flushes goes on to storage).
     pub fn max_open_files(mut self, files: usize) -> Self {
         self.max_open = files.max(1);
         self
@@ -102,11 +104,28 @@ impl<T: OwnedRecord> TableWriterBuilder<T> {
     }
 }
 
-/// One partition's file being written, in memory.
+/// One partition's file being written: what the writer flushes (whole
+/// row groups) goes on to the table's storage as it comes.
 struct OpenFile<T: OwnedRecord> {
     writer: ParquetWriter<T, Buffer, TableColumns<T>>,
     buffer: Buffer,
     partition: Struct,
+    path: String,
+    sink: Box<dyn FileWrite>,
+    size: u64,
+}
+
+/// Bytes the writer has flushed that are handed on to storage at once.
+const DRAIN_BYTES: usize = 1 << 20;
+
+/// Hands the bytes flushed into `buffer` on to storage, counting them.
+async fn drain(buffer: &Buffer, sink: &mut Box<dyn FileWrite>, size: &mut u64) -> Result<()> {
+    let bytes = buffer.take();
+    if !bytes.is_empty() {
+        *size += bytes.len() as u64;
+        sink.write(Bytes::from(bytes)).await?;
+    }
+    Ok(())
 }
 
 /// A `Write` whose bytes the writer keeps a handle to.
@@ -127,6 +146,10 @@ impl Write for Buffer {
 impl Buffer {
     fn take(&self) -> Vec<u8> {
         self.0.lock().map(|mut bytes| std::mem::take(&mut *bytes)).unwrap_or_default()
+    }
+
+    fn len(&self) -> usize {
+        self.0.lock().map_or(0, |bytes| bytes.len())
     }
 }
 
@@ -163,7 +186,7 @@ impl<T: OwnedRecord> TableWriter<T> {
             partitioning: Partitioning::new(),
             max_rows: 1_000_000,
             max_bytes: 512 << 20,
-            max_open: 16,
+            max_open: 64,
             settings: Arc::new(|b| b),
         }
     }
@@ -177,15 +200,18 @@ impl<T: OwnedRecord> TableWriter<T> {
             if self.open.len() >= self.max_open {
                 self.close_fullest().await?;
             }
-            let file = self.open_file(partition)?;
+            let file = self.open_file(&directory, partition).await?;
             self.open.insert(directory.clone(), file);
         }
         let file = self.open.get_mut(&directory).expect("inserted above");
         file.writer.write(record)?;
         self.rows += 1;
+        if file.buffer.len() >= DRAIN_BYTES {
+            drain(&file.buffer, &mut file.sink, &mut file.size).await?;
+        }
         if file.writer.rows_written() >= self.max_rows || file.writer.bytes_written() >= self.max_bytes {
             let file = self.open.remove(&directory).expect("written above");
-            self.upload(&directory, file).await?;
+            self.finish(file).await?;
         }
         Ok(())
     }
@@ -216,9 +242,9 @@ impl<T: OwnedRecord> TableWriter<T> {
     }
 
     async fn commit_files(&mut self, catalog: &dyn Catalog) -> Result<Table> {
-        let open: Vec<_> = self.open.drain().collect();
-        for (directory, file) in open {
-            self.upload(&directory, file).await?;
+        let open: Vec<_> = self.open.drain().map(|(_, file)| file).collect();
+        for file in open {
+            self.finish(file).await?;
         }
         let transaction = Transaction::new(&self.table);
         let append = transaction.fast_append().add_data_files(std::mem::take(&mut self.written));
@@ -242,28 +268,9 @@ impl<T: OwnedRecord> TableWriter<T> {
         }
     }
 
-    fn open_file(&self, partition: Struct) -> Result<OpenFile<T>> {
-        let buffer = Buffer::default();
-        let builder =
-            WriterBuilder::with_converter(self.columns.clone()).compression(Compression::ZSTD(ZstdLevel::default()));
-        let writer = (self.settings)(builder).build(buffer.clone())?;
-        Ok(OpenFile { writer, buffer, partition })
-    }
-
-    async fn close_fullest(&mut self) -> Result<()> {
-        let fullest = self.open.iter().max_by_key(|(_, f)| f.writer.rows_written()).map(|(d, _)| d.clone());
-        if let Some(directory) = fullest {
-            let file = self.open.remove(&directory).expect("found above");
-            self.upload(&directory, file).await?;
-        }
-        Ok(())
-    }
-
-    /// Closes `file` and uploads it into the table's data directory.
-    async fn upload(&mut self, directory: &str, file: OpenFile<T>) -> Result<()> {
-        let metadata = file.writer.close()?;
-        let bytes = Bytes::from(file.buffer.take());
-        let size = bytes.len() as u64;
+    /// A new file of the partition in `directory`, named as iceberg-rust's
+    /// writers name theirs, in the table's data directory.
+    async fn open_file(&mut self, directory: &str, partition: Struct) -> Result<OpenFile<T>> {
         self.files += 1;
         let location = self.table.metadata().location().trim_end_matches('/');
         let name = format!("{}-{:05}.parquet", self.run, self.files);
@@ -271,11 +278,34 @@ impl<T: OwnedRecord> TableWriter<T> {
             "" => format!("{location}/data/{name}"),
             _ => format!("{location}/data/{directory}/{name}"),
         };
+        // Counted before it exists, so that a failure deletes a file cut short.
         self.uploaded.push(path.clone());
-        self.table.file_io().new_output(&path)?.write(bytes).await?;
+        let sink = self.table.file_io().new_output(&path)?.writer().await?;
+        let buffer = Buffer::default();
+        let builder =
+            WriterBuilder::with_converter(self.columns.clone()).compression(Compression::ZSTD(ZstdLevel::default()));
+        let writer = (self.settings)(builder).build(buffer.clone())?;
+        Ok(OpenFile { writer, buffer, partition, path, sink, size: 0 })
+    }
+
+    async fn close_fullest(&mut self) -> Result<()> {
+        let fullest = self.open.iter().max_by_key(|(_, f)| f.writer.rows_written()).map(|(d, _)| d.clone());
+        if let Some(directory) = fullest {
+            let file = self.open.remove(&directory).expect("found above");
+            self.finish(file).await?;
+        }
+        Ok(())
+    }
+
+    /// Closes `file`, hands its last bytes on and makes its `DataFile`.
+    async fn finish(&mut self, file: OpenFile<T>) -> Result<()> {
+        let OpenFile { writer, buffer, partition, path, mut sink, mut size } = file;
+        let metadata = writer.close()?;
+        drain(&buffer, &mut sink, &mut size).await?;
+        sink.close().await?;
         let schema = self.table.metadata().current_schema().clone();
         let spec_id = self.partitioner.spec_id();
-        let written = WrittenFile { path, size, metadata: &metadata, partition: file.partition, spec_id };
+        let written = WrittenFile { path, size, metadata: &metadata, partition, spec_id };
         self.written.push(data_file(written, &schema)?);
         Ok(())
     }

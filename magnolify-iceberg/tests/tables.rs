@@ -241,3 +241,39 @@ async fn a_filtered_scan_reads_only_the_files_that_can_match_and_returns_exactly
         }
     }
 }
+
+#[tokio::test]
+async fn files_roll_by_bytes_and_open_files_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = catalog(dir.path()).await;
+    let ns = NamespaceIdent::new("web".to_owned());
+    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
+    let name = TableIdent::new(ns, "clicks".to_owned());
+    let by_day = || Partitioning::new().day(&Click::fields().ts);
+    let table = create_table(&catalog, &name, &by_day()).await.unwrap();
+    let all = clicks(90, 0); // 30 on each of 3 days, the days interleaved
+
+    // A file closes once its first row group (10 records) is flushed: it
+    // then holds more than the 4 bytes of its leading magic.
+    let mut writer = TableWriter::builder(&table)
+        .partitioning(by_day())
+        .max_bytes_per_file(5)
+        .files(|w| w.max_row_group_rows(10))
+        .build()
+        .unwrap();
+    writer.write_all(&all).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    assert_eq!(TableScan::<Click>::new(&table).files().await.unwrap().len(), 9);
+
+    // One file open at a time: each change of day closes the open one.
+    let mut writer = TableWriter::builder(&table).partitioning(by_day()).max_open_files(1).build().unwrap();
+    writer.write_all(&all[..6]).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    assert_eq!(TableScan::<Click>::new(&table).files().await.unwrap().len(), 9 + 6);
+    let mut read = TableScan::<Click>::new(&table).collect().await.unwrap();
+    read.sort_by_key(|c| c.id);
+    let mut expected = all.clone();
+    expected.extend(all[..6].iter().cloned());
+    expected.sort_by_key(|c| c.id);
+    assert_eq!(read, expected);
+}
