@@ -116,7 +116,7 @@ struct OpenFile<T: OwnedRecord> {
 }
 
 /// Bytes the writer has flushed that are handed on to storage at once.
-const DRAIN_BYTES: usize = 1 << 20;
+const DRAIN_BYTES: u64 = 1 << 20;
 
 /// Hands the bytes flushed into `buffer` on to storage, counting them.
 async fn drain(buffer: &Buffer, sink: &mut Box<dyn FileWrite>, size: &mut u64) -> Result<()> {
@@ -147,10 +147,6 @@ impl Buffer {
     fn take(&self) -> Vec<u8> {
         self.0.lock().map(|mut bytes| std::mem::take(&mut *bytes)).unwrap_or_default()
     }
-
-    fn len(&self) -> usize {
-        self.0.lock().map_or(0, |bytes| bytes.len())
-    }
 }
 
 /// Appends records of `T` to an Iceberg table: each record goes to the
@@ -165,7 +161,7 @@ pub struct TableWriter<T: OwnedRecord> {
     table: Table,
     columns: TableColumns<T>,
     partitioner: Partitioner<T>,
-    open: HashMap<String, OpenFile<T>>,
+    open: HashMap<Struct, OpenFile<T>>,
     written: Vec<DataFile>,
     uploaded: Vec<String>,
     rows: u64,
@@ -194,23 +190,25 @@ impl<T: OwnedRecord> TableWriter<T> {
     /// Writes `record` into its partition's file (uploading a file that
     /// is full).
     pub async fn write(&mut self, record: &T) -> Result<()> {
+        // Files are found by the partition tuple; its directory's name is
+        // only made for a new file.
         let partition = self.partitioner.partition(record, self.rows)?;
-        let directory = self.partitioner.directory(&partition);
-        if !self.open.contains_key(&directory) {
+        if !self.open.contains_key(&partition) {
             if self.open.len() >= self.max_open {
                 self.close_fullest().await?;
             }
-            let file = self.open_file(&directory, partition).await?;
-            self.open.insert(directory.clone(), file);
+            let file = self.open_file(partition.clone()).await?;
+            self.open.insert(partition.clone(), file);
         }
-        let file = self.open.get_mut(&directory).expect("inserted above");
+        let file = self.open.get_mut(&partition).expect("inserted above");
         file.writer.write(record)?;
         self.rows += 1;
-        if file.buffer.len() >= DRAIN_BYTES {
+        let bytes = file.writer.bytes_written();
+        if bytes >= file.size + DRAIN_BYTES {
             drain(&file.buffer, &mut file.sink, &mut file.size).await?;
         }
-        if file.writer.rows_written() >= self.max_rows || file.writer.bytes_written() >= self.max_bytes {
-            let file = self.open.remove(&directory).expect("written above");
+        if file.writer.rows_written() >= self.max_rows || bytes >= self.max_bytes {
+            let file = self.open.remove(&partition).expect("written above");
             self.finish(file).await?;
         }
         Ok(())
@@ -268,13 +266,14 @@ impl<T: OwnedRecord> TableWriter<T> {
         }
     }
 
-    /// A new file of the partition in `directory`, named as iceberg-rust's
-    /// writers name theirs, in the table's data directory.
-    async fn open_file(&mut self, directory: &str, partition: Struct) -> Result<OpenFile<T>> {
+    /// A new file of `partition`, named and placed as iceberg-rust's
+    /// writers place theirs, in the table's data directory.
+    async fn open_file(&mut self, partition: Struct) -> Result<OpenFile<T>> {
         self.files += 1;
+        let directory = self.partitioner.directory(&partition);
         let location = self.table.metadata().location().trim_end_matches('/');
         let name = format!("{}-{:05}.parquet", self.run, self.files);
-        let path = match directory {
+        let path = match directory.as_str() {
             "" => format!("{location}/data/{name}"),
             _ => format!("{location}/data/{directory}/{name}"),
         };
@@ -290,8 +289,8 @@ impl<T: OwnedRecord> TableWriter<T> {
 
     async fn close_fullest(&mut self) -> Result<()> {
         let fullest = self.open.iter().max_by_key(|(_, f)| f.writer.rows_written()).map(|(d, _)| d.clone());
-        if let Some(directory) = fullest {
-            let file = self.open.remove(&directory).expect("found above");
+        if let Some(partition) = fullest {
+            let file = self.open.remove(&partition).expect("found above");
             self.finish(file).await?;
         }
         Ok(())
