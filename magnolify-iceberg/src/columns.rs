@@ -72,6 +72,7 @@ impl<T: OwnedRecord> RecordRead for TableColumns<T> {
 
     fn resolve(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self::ReadPlan, Vec<usize>)> {
         let renamed = renamed_by_id(file, &self.message).map_err(|e| match e {
+            Error::Parquet(e) => e,
             Error::Schema { field, message } => magnolify_parquet::Error::schema(&field, message),
             other => magnolify_parquet::Error::argument(other.to_string()),
         })?;

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use iceberg::spec::{NestedField, Schema, StructType, Type};
 use magnolify_parquet::convert::Annotation;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type as ParquetType, TypePtr};
+use magnolify_parquet::schema;
 
 use crate::error::{Error, Result};
 use crate::schema::schema_of;
@@ -108,21 +109,21 @@ fn node_with_ids(
     }
     match (node, &*own.field_type, &*table.field_type) {
         (ParquetType::PrimitiveType { .. }, Type::Primitive(_), Type::Primitive(_)) => {
-            magnolify_parquet::schema::with_id(node.clone(), table.id).map_err(Error::from)
+            Ok(schema::with_id(node.clone(), table.id)?)
         }
         (ParquetType::GroupType { fields, .. }, Type::Struct(own_struct), Type::Struct(table_struct)) => {
             let children = struct_children(fields, own_struct, table_struct, path, mode)?;
-            rebuild_group(node, Some(table.id), children, path)
+            rebuild_group(node, Some(table.id), children)
         }
         (ParquetType::GroupType { fields, .. }, Type::List(own_list), Type::List(table_list)) => {
             let element = (&own_list.element_field, &table_list.element_field);
             let entry = with_entry_ids(&fields[0], &[element], path, mode)?;
-            rebuild_group(node, Some(table.id), vec![entry], path)
+            rebuild_group(node, Some(table.id), vec![entry])
         }
         (ParquetType::GroupType { fields, .. }, Type::Map(own_map), Type::Map(table_map)) => {
             let pairs = [(&own_map.key_field, &table_map.key_field), (&own_map.value_field, &table_map.value_field)];
             let entry = with_entry_ids(&fields[0], &pairs, path, mode)?;
-            rebuild_group(node, Some(table.id), vec![entry], path)
+            rebuild_group(node, Some(table.id), vec![entry])
         }
         _ if mode == Mode::Read => Ok(node.clone()),
         (_, ours, theirs) => Err(Error::schema(
@@ -150,20 +151,12 @@ fn with_entry_ids(
             node_with_ids(child, own, table, &child_path, mode).map(Arc::new)
         })
         .collect::<Result<Vec<_>>>()?;
-    rebuild_group(entry, None, children, &entry_path).map(Arc::new)
+    rebuild_group(entry, None, children).map(Arc::new)
 }
 
 /// The same group with `id` and `children`.
-fn rebuild_group(node: &ParquetType, id: Option<i32>, children: Vec<TypePtr>, path: &str) -> Result<ParquetType> {
-    let info = node.get_basic_info();
-    ParquetType::group_type_builder(info.name())
-        .with_repetition(info.repetition())
-        .with_logical_type(info.logical_type_ref().cloned())
-        .with_converted_type(info.converted_type())
-        .with_id(id)
-        .with_fields(children)
-        .build()
-        .map_err(|e| Error::schema(path, e.to_string()))
+fn rebuild_group(node: &ParquetType, id: Option<i32>, children: Vec<TypePtr>) -> Result<ParquetType> {
+    Ok(schema::rebuilt(node, node.name(), id, Some(children))?)
 }
 
 /// A data file's schema with its columns renamed to the fields of `record`
@@ -234,30 +227,7 @@ fn is_list_or_map(node: &ParquetType) -> bool {
 fn rebuilt(node: &ParquetType, name: &str, children: Vec<TypePtr>) -> Result<TypePtr> {
     let info = node.get_basic_info();
     let id = info.has_id().then(|| info.id());
-    let built = match node {
-        ParquetType::PrimitiveType { physical_type, type_length, scale, precision, .. } => {
-            ParquetType::primitive_type_builder(name, *physical_type)
-                .with_repetition(info.repetition())
-                .with_logical_type(info.logical_type_ref().cloned())
-                .with_converted_type(info.converted_type())
-                .with_length(*type_length)
-                .with_precision(*precision)
-                .with_scale(*scale)
-                .with_id(id)
-                .build()
-        }
-        ParquetType::GroupType { .. } => {
-            let builder = ParquetType::group_type_builder(name)
-                .with_logical_type(info.logical_type_ref().cloned())
-                .with_converted_type(info.converted_type())
-                .with_id(id)
-                .with_fields(children);
-            // The root has no repetition.
-            let builder = if info.has_repetition() { builder.with_repetition(info.repetition()) } else { builder };
-            builder.build()
-        }
-    };
-    built.map(Arc::new).map_err(|e| Error::schema(node.name(), e.to_string()))
+    Ok(Arc::new(schema::rebuilt(node, name, id, node.is_group().then_some(children))?))
 }
 
 fn dotted(parent: &str, name: &str) -> String {

@@ -2,12 +2,13 @@
 //! left half-written, and the files of what did not commit are deleted
 //! (except after a crash, which leaves orphans and an intact table).
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
 use iceberg::io::LocalFsStorageFactory;
-use iceberg::memory::{MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
 use iceberg::table::Table;
 use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
 use iceberg_catalog_sql::{
@@ -31,18 +32,8 @@ fn by_sensor() -> Partitioning<Reading> {
     Partitioning::new().identity(&Reading::fields().sensor)
 }
 
-async fn memory_catalog(warehouse: &Path) -> impl Catalog {
-    MemoryCatalogBuilder::default()
-        .with_storage_factory(Arc::new(LocalFsStorageFactory))
-        .load("t", HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_owned(), format!("file://{}", warehouse.display()))]))
-        .await
-        .unwrap()
-}
-
 async fn new_table(catalog: &impl Catalog) -> (TableIdent, Table) {
-    let ns = NamespaceIdent::new("iot".to_owned());
-    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
-    let name = TableIdent::new(ns, "readings".to_owned());
+    let name = TableIdent::from_strs(["iot", "readings"]).unwrap();
     let table = create_table(catalog, &name, &by_sensor()).await.unwrap();
     (name, table)
 }
@@ -78,7 +69,7 @@ async fn files_of(table: &Table) -> BTreeSet<String> {
 #[tokio::test]
 async fn two_writers_appending_to_one_table_both_land_and_leave_no_orphans() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = memory_catalog(dir.path()).await;
+    let catalog = common::memory_catalog(dir.path(), "iot").await;
     let (name, table) = new_table(&catalog).await;
 
     // Both start from the same (empty) table: the second commit finds the
@@ -105,7 +96,7 @@ async fn two_writers_appending_to_one_table_both_land_and_leave_no_orphans() {
 #[tokio::test]
 async fn a_commit_that_fails_deletes_the_files_it_wrote() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = memory_catalog(dir.path()).await;
+    let catalog = common::memory_catalog(dir.path(), "iot").await;
     let (name, table) = new_table(&catalog).await;
     let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).max_rows_per_file(10).build().unwrap();
     writer.write_all(&readings(3, 95)).await.unwrap();
@@ -124,7 +115,7 @@ async fn a_commit_that_fails_deletes_the_files_it_wrote() {
 #[tokio::test]
 async fn a_writer_dropped_without_a_commit_deletes_its_files() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = memory_catalog(dir.path()).await;
+    let catalog = common::memory_catalog(dir.path(), "iot").await;
     let (name, table) = new_table(&catalog).await;
     let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).max_rows_per_file(10).build().unwrap();
     writer.write_all(&readings(4, 35)).await.unwrap();
@@ -169,6 +160,7 @@ async fn crash_child() {
 async fn a_process_that_dies_mid_append_leaves_the_table_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
     let catalog = sql_catalog(dir.path()).await;
+    catalog.create_namespace(&NamespaceIdent::new("iot".to_owned()), HashMap::new()).await.unwrap();
     let (name, table) = new_table(&catalog).await;
     let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).build().unwrap();
     writer.write_all(&readings(5, 20)).await.unwrap();

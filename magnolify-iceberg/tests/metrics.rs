@@ -1,15 +1,14 @@
 //! The DataFile of a written file: what a manifest says of it, computed
 //! here from the records themselves.
 
+mod common;
+
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use chrono::{Days, NaiveDate};
-use iceberg::io::LocalFsStorageFactory;
-use iceberg::memory::{MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
 use iceberg::spec::{DataFile, Datum};
 use iceberg::table::Table;
-use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
+use iceberg::TableIdent;
 use magnolify_iceberg::{create_table, Partitioning, TableWriter};
 use magnolify_parquet::ParquetType;
 
@@ -54,14 +53,8 @@ async fn data_files(table: &Table) -> Vec<DataFile> {
 #[tokio::test]
 async fn a_data_file_has_the_counts_and_bounds_of_its_records() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = MemoryCatalogBuilder::default()
-        .with_storage_factory(Arc::new(LocalFsStorageFactory))
-        .load("t", HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_owned(), format!("file://{}", dir.path().display()))]))
-        .await
-        .unwrap();
-    let ns = NamespaceIdent::new("m".to_owned());
-    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
-    let name = TableIdent::new(ns, "metrics".to_owned());
+    let catalog = common::memory_catalog(dir.path(), "m").await;
+    let name = TableIdent::from_strs(["m", "metrics"]).unwrap();
     let table = create_table(&catalog, &name, &Partitioning::<Metric>::new()).await.unwrap();
     let records: Vec<Metric> = (0..50).map(metric).collect();
     let mut writer = TableWriter::builder(&table).build().unwrap();

@@ -1,15 +1,14 @@
 //! Record types as Iceberg schemas, and records meeting a table whose
 //! schema changed: renamed, widened, dropped and added columns.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+mod common;
+
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use iceberg::io::LocalFsStorageFactory;
-use iceberg::memory::{MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
 use iceberg::spec::{NestedField, PrimitiveType, Schema, TableMetadataBuilder, Type};
 use iceberg::table::Table;
-use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
+use iceberg::{Catalog, TableIdent};
 use magnolify_iceberg::{create_table, iceberg_schema, Partitioning, TableScan, TableWriter};
 use magnolify_parquet::ParquetType;
 
@@ -160,13 +159,7 @@ async fn types_without_an_iceberg_form_and_ids_iceberg_rust_would_change_are_err
 
 async fn memory_catalog() -> (impl Catalog, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = MemoryCatalogBuilder::default()
-        .with_storage_factory(Arc::new(LocalFsStorageFactory))
-        .load("t", HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_owned(), format!("file://{}", dir.path().display()))]))
-        .await
-        .unwrap();
-    catalog.create_namespace(&NamespaceIdent::new("s".to_owned()), HashMap::new()).await.unwrap();
-    (catalog, dir)
+    (common::memory_catalog(dir.path(), "s").await, dir)
 }
 
 #[derive(ParquetType, Clone, Debug, PartialEq)]

@@ -1,14 +1,12 @@
 //! Tables written and read back through iceberg-rust's memory catalog, on a
 //! local warehouse directory.
 
-use std::collections::HashMap;
+mod common;
+
 use std::path::Path;
-use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
-use iceberg::io::LocalFsStorageFactory;
-use iceberg::memory::{MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
-use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
+use iceberg::{Catalog, TableIdent};
 use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
 use magnolify_parquet::ParquetType;
 
@@ -35,15 +33,6 @@ fn clicks(n: i64, first: i64) -> Vec<Click> {
             tags: (0..id % 3).map(|t| format!("t{t}")).collect(),
         })
         .collect()
-}
-
-async fn catalog(warehouse: &Path) -> impl Catalog {
-    let location = format!("file://{}", warehouse.display());
-    MemoryCatalogBuilder::default()
-        .with_storage_factory(Arc::new(LocalFsStorageFactory))
-        .load("test", HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_owned(), location)]))
-        .await
-        .unwrap()
 }
 
 fn by_day_and_user() -> Partitioning<Click> {
@@ -73,10 +62,8 @@ fn files_under(dir: &Path) -> Vec<String> {
 #[tokio::test]
 async fn a_partitioned_append_reads_back_every_record_and_one_file_per_partition() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = catalog(dir.path()).await;
-    let ns = NamespaceIdent::new("web".to_owned());
-    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
-    let name = TableIdent::new(ns, "clicks".to_owned());
+    let catalog = common::memory_catalog(dir.path(), "web").await;
+    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
     let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
 
     let written = clicks(200, 0);
@@ -119,10 +106,8 @@ async fn a_partitioned_append_reads_back_every_record_and_one_file_per_partition
 #[tokio::test]
 async fn an_abandoned_writer_leaves_the_table_and_its_directory_as_they_were() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = catalog(dir.path()).await;
-    let ns = NamespaceIdent::new("web".to_owned());
-    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
-    let name = TableIdent::new(ns, "clicks".to_owned());
+    let catalog = common::memory_catalog(dir.path(), "web").await;
+    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
     let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
     let before = files_under(dir.path());
 
@@ -142,10 +127,8 @@ async fn an_abandoned_writer_leaves_the_table_and_its_directory_as_they_were() {
 #[tokio::test]
 async fn two_appends_make_two_snapshots_each_readable_by_id_and_by_time() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = catalog(dir.path()).await;
-    let ns = NamespaceIdent::new("web".to_owned());
-    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
-    let name = TableIdent::new(ns, "clicks".to_owned());
+    let catalog = common::memory_catalog(dir.path(), "web").await;
+    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
     let table = create_table(&catalog, &name, &Partitioning::<Click>::new()).await.unwrap();
 
     let mut writer = TableWriter::builder(&table).build().unwrap();
@@ -186,10 +169,8 @@ fn partition_of(c: &Click) -> Partition {
 #[tokio::test]
 async fn a_filtered_scan_reads_only_the_files_that_can_match_and_returns_exactly_the_matches() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = catalog(dir.path()).await;
-    let ns = NamespaceIdent::new("web".to_owned());
-    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
-    let name = TableIdent::new(ns, "clicks".to_owned());
+    let catalog = common::memory_catalog(dir.path(), "web").await;
+    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
     let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
     let all = clicks(300, 0);
     let mut writer = TableWriter::builder(&table).partitioning(by_day_and_user()).build().unwrap();
@@ -245,10 +226,8 @@ async fn a_filtered_scan_reads_only_the_files_that_can_match_and_returns_exactly
 #[tokio::test]
 async fn files_roll_by_bytes_and_open_files_are_bounded() {
     let dir = tempfile::tempdir().unwrap();
-    let catalog = catalog(dir.path()).await;
-    let ns = NamespaceIdent::new("web".to_owned());
-    catalog.create_namespace(&ns, HashMap::new()).await.unwrap();
-    let name = TableIdent::new(ns, "clicks".to_owned());
+    let catalog = common::memory_catalog(dir.path(), "web").await;
+    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
     let by_day = || Partitioning::new().day(&Click::fields().ts);
     let table = create_table(&catalog, &name, &by_day()).await.unwrap();
     let all = clicks(90, 0); // 30 on each of 3 days, the days interleaved

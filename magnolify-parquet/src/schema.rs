@@ -71,29 +71,38 @@ pub fn message_from(name: &str, node: Type) -> Result<TypePtr> {
 
 /// The same node with field id `id`.
 pub fn with_id(node: Type, id: i32) -> Result<Type> {
+    rebuilt(&node, node.name(), Some(id), None)
+}
+
+/// `node` named `name`, with field id `id`, and for a group with `fields`
+/// (its own with `None`): what renaming and numbering a schema's nodes
+/// (by another schema's field ids, say) is made of.
+pub fn rebuilt(node: &Type, name: &str, id: Option<i32>, fields: Option<Vec<TypePtr>>) -> Result<Type> {
     let info = node.get_basic_info();
-    let name = info.name().to_owned();
-    let rebuilt = match &node {
+    let rebuilt = match node {
         Type::PrimitiveType { physical_type, type_length, scale, precision, .. } => {
-            Type::primitive_type_builder(&name, *physical_type)
+            Type::primitive_type_builder(name, *physical_type)
                 .with_repetition(info.repetition())
                 .with_logical_type(info.logical_type_ref().cloned())
                 .with_converted_type(info.converted_type())
                 .with_length(*type_length)
                 .with_precision(*precision)
                 .with_scale(*scale)
-                .with_id(Some(id))
+                .with_id(id)
                 .build()
         }
-        Type::GroupType { fields, .. } => Type::group_type_builder(&name)
-            .with_repetition(info.repetition())
-            .with_logical_type(info.logical_type_ref().cloned())
-            .with_converted_type(info.converted_type())
-            .with_fields(fields.clone())
-            .with_id(Some(id))
-            .build(),
+        Type::GroupType { fields: own, .. } => {
+            let builder = Type::group_type_builder(name)
+                .with_logical_type(info.logical_type_ref().cloned())
+                .with_converted_type(info.converted_type())
+                .with_fields(fields.unwrap_or_else(|| own.clone()))
+                .with_id(id);
+            // A message (the root) has no repetition.
+            let builder = if info.has_repetition() { builder.with_repetition(info.repetition()) } else { builder };
+            builder.build()
+        }
     };
-    rebuilt.map_err(|e| Error::schema(&name, e.to_string()))
+    rebuilt.map_err(|e| Error::schema(name, e.to_string()))
 }
 
 /// A list node named `name` in `layout`, whose element node is built by
