@@ -254,3 +254,31 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
     let filtered = TableScan::<After>::new(&table).filter(After::fields().title.eq("n3".to_owned()));
     assert_eq!(filtered.collect().await.unwrap(), [expected[3].clone()]);
 }
+
+#[derive(ParquetType, Clone, Debug, PartialEq)]
+struct Tick {
+    seq: i64,
+    #[parquet(timestamp = "nanos")]
+    at: DateTime<Utc>,
+}
+
+#[tokio::test]
+async fn nanosecond_timestamps_make_a_v3_table_that_reads_back_to_the_nanosecond() {
+    let (catalog, _dir) = memory_catalog().await;
+    let name = TableIdent::from_strs(["s", "ticks"]).unwrap();
+    let by_hour = Partitioning::new().hour(&Tick::fields().at);
+    let table = create_table(&catalog, &name, &by_hour).await.unwrap();
+    assert_eq!(table.metadata().format_version(), iceberg::spec::FormatVersion::V3);
+    let ticks: Vec<Tick> = (0..50)
+        .map(|seq| Tick { seq, at: DateTime::from_timestamp_nanos(1_700_000_000_123_456_789 + seq * 90_000_000_001) })
+        .collect();
+    let mut writer = TableWriter::builder(&table).partitioning(by_hour).build().unwrap();
+    writer.write_all(&ticks).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    let mut read = TableScan::<Tick>::new(&table).collect().await.unwrap();
+    read.sort_by_key(|t| t.seq);
+    assert_eq!(read, ticks);
+    let later = ticks[40].at;
+    let scan = TableScan::<Tick>::new(&table).filter(Tick::fields().at.ge(later));
+    assert_eq!(scan.collect().await.unwrap().len(), 10);
+}
