@@ -228,8 +228,9 @@ impl<T: OwnedRecord> TableWriter<T> {
     }
 
     /// Uploads the open files and appends every file to the table in one
-    /// snapshot, through `catalog`; returns the table after the commit.
-    /// On an error the files are deleted and the table is as it was.
+    /// snapshot, through `catalog`; returns the table after the commit (as
+    /// it was, without a new snapshot, when no record was written). On an
+    /// error the files are deleted and the table is as it was.
     pub async fn commit(mut self, catalog: &dyn Catalog) -> Result<Table> {
         let result = self.commit_files(catalog).await;
         if result.is_err() {
@@ -243,6 +244,11 @@ impl<T: OwnedRecord> TableWriter<T> {
         let open: Vec<_> = self.open.drain().map(|(_, file)| file).collect();
         for file in open {
             self.finish(file).await?;
+        }
+        if self.written.is_empty() {
+            // Nothing was written: no snapshot (iceberg-rust refuses an
+            // empty append).
+            return Ok(self.table.clone());
         }
         let transaction = Transaction::new(&self.table);
         let append = transaction.fast_append().add_data_files(std::mem::take(&mut self.written));

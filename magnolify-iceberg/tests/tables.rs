@@ -256,3 +256,15 @@ async fn files_roll_by_bytes_and_open_files_are_bounded() {
     expected.sort_by_key(|c| c.id);
     assert_eq!(read, expected);
 }
+
+#[tokio::test]
+async fn a_writer_without_records_commits_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::memory_catalog(dir.path(), "web").await;
+    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
+    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+    let writer = TableWriter::builder(&table).partitioning(by_day_and_user()).build().unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    assert_eq!(table.metadata().current_snapshot_id(), None);
+    assert_eq!(catalog.load_table(&name).await.unwrap().metadata().snapshots().count(), 0);
+}
