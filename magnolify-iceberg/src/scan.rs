@@ -103,7 +103,13 @@ impl<T: OwnedRecord> TableScan<T> {
         };
         let mut scan = self.table.scan().snapshot_id(snapshot).select_all();
         if let Some(filter) = &self.filter {
-            scan = scan.with_filter(expression(filter, message, self.table.metadata().current_schema()));
+            // iceberg-rust binds the filter to the snapshot's schema: the
+            // expression names its columns as they were then (by id), and a
+            // column added since is no condition there.
+            let metadata = self.table.metadata();
+            let then = metadata.snapshot_by_id(snapshot).map(|s| s.schema(metadata)).transpose()?;
+            let schema = then.unwrap_or_else(|| metadata.current_schema().clone());
+            scan = scan.with_filter(expression(filter, message, &schema));
         }
         let scan = scan.build()?;
         let tasks: Vec<FileScanTask> = scan.plan_files().await?.try_collect().await?;

@@ -250,6 +250,14 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
     expected.extend(after);
     assert_eq!(read, expected);
 
+    // A filter on a column the old files lack: they hold only nulls of it.
+    let nulls = TableScan::<After>::new(&table).filter(After::fields().extra.is_null());
+    let mut nulls = nulls.collect().await.unwrap();
+    nulls.sort_by_key(|r| r.id);
+    assert_eq!(nulls, expected[..20]);
+    let set = TableScan::<After>::new(&table).filter(After::fields().extra.eq("x".to_owned()));
+    assert_eq!(set.collect().await.unwrap().len(), 5);
+
     // A filter on the renamed column reads the old files' records too.
     let filtered = TableScan::<After>::new(&table).filter(After::fields().title.eq("n3".to_owned()));
     assert_eq!(filtered.collect().await.unwrap(), [expected[3].clone()]);
@@ -281,4 +289,33 @@ async fn nanosecond_timestamps_make_a_v3_table_that_reads_back_to_the_nanosecond
     let later = ticks[40].at;
     let scan = TableScan::<Tick>::new(&table).filter(Tick::fields().at.ge(later));
     assert_eq!(scan.collect().await.unwrap().len(), 10);
+}
+
+#[derive(ParquetType, Clone, Debug, PartialEq)]
+struct Plain {
+    id: i64,
+}
+
+#[derive(ParquetType, Clone, Debug, PartialEq)]
+struct PlainNow {
+    id: i64,
+    note: Option<String>,
+}
+
+#[tokio::test]
+async fn a_filter_on_a_column_added_later_reads_the_older_files_as_nulls() {
+    let (catalog, _dir) = memory_catalog().await;
+    let name = TableIdent::from_strs(["s", "plain"]).unwrap();
+    let table = create_table(&catalog, &name, &Partitioning::<Plain>::new()).await.unwrap();
+    let mut writer = TableWriter::builder(&table).build().unwrap();
+    writer.write_all(&(0..10).map(|id| Plain { id }).collect::<Vec<_>>()).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    let schema = iceberg_schema::<PlainNow>().unwrap();
+    let table = evolved(&catalog, &table, schema, &TableIdent::from_strs(["s", "plain_now"]).unwrap()).await;
+
+    let f = PlainNow::fields();
+    let nulls = TableScan::<PlainNow>::new(&table).filter(f.note.is_null()).collect().await.unwrap();
+    assert_eq!(nulls, (0..10).map(|id| PlainNow { id, note: None }).collect::<Vec<_>>());
+    let set = TableScan::<PlainNow>::new(&table).filter(f.note.is_not_null()).collect().await.unwrap();
+    assert_eq!(set, []);
 }
