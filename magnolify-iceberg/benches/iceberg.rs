@@ -156,6 +156,16 @@ fn scan_full(bencher: Bencher) {
 }
 
 #[divan::bench(sample_count = 5)]
+fn scan_full_2_threads(bencher: Bencher) {
+    let (runtime, table) = written();
+    bencher.bench_local(|| {
+        let read = runtime.block_on(TableScan::<Ride>::new(table).threads(2).collect()).expect("scan");
+        assert_eq!(read.len(), RIDES as usize);
+        read
+    });
+}
+
+#[divan::bench(sample_count = 5)]
 fn scan_1_percent(bencher: Bencher) {
     let (runtime, table) = written();
     let f = Ride::fields();

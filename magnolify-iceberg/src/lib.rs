@@ -72,9 +72,8 @@
 //! schema of a record type ([`iceberg_schema`]).
 //!
 //! Limits, for now: delete files (v2 position or equality deletes) are
-//! refused by [`TableScan`], not applied; a scan reads its data files one
-//! after another (each on [`TableScan::threads`] threads); every open data
-//! file of a [`TableWriter`] is held in memory until it is uploaded.
+//! refused by [`TableScan`], not applied; each open data file of a
+//! [`TableWriter`] holds its row group being written in memory.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -1,7 +1,7 @@
 //! Reading a table's snapshot into records: iceberg-rust plans the data
 //! files, this library reads each.
 
-use futures::TryStreamExt;
+use futures::{StreamExt, TryStreamExt};
 use iceberg::scan::FileScanTask;
 use iceberg::table::Table;
 use magnolify_parquet::filter::Predicate;
@@ -58,7 +58,8 @@ impl<T: OwnedRecord> TableScan<T> {
         self
     }
 
-    /// Decodes each data file on `threads` threads (default 1).
+    /// Reads `threads` data files at once (default 1), each decoded on a
+    /// blocking thread of the runtime; the records keep the plan's order.
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
         self
@@ -128,35 +129,54 @@ impl<T: OwnedRecord> TableScan<T> {
         Ok(tasks)
     }
 
-    /// Every record of the snapshot (that the filter accepts).
+    /// Every record of the snapshot (that the filter accepts), the data
+    /// files' records in the order iceberg-rust plans the files, each
+    /// file's in order. `threads` files are fetched and decoded at once,
+    /// each on a blocking thread of the runtime.
     pub async fn collect(self) -> Result<Vec<T>> {
         let message = self.message()?;
         let tasks = self.plan(&message).await?;
-        let mut records = Vec::new();
-        for task in tasks {
-            let bytes = self.table.file_io().new_input(&task.data_file_path)?.read().await?;
-            let located = |source| Error::DataFile { path: task.data_file_path.clone(), source };
-            let builder = ReaderBuilder::new(bytes).map_err(located)?;
-            let renamed = renamed_by_id(builder.schema(), &message)?;
-            // The library's reader prunes by column names: a file whose
-            // columns were renamed since gets the predicate on each record.
-            let same_names =
-                renamed.columns().iter().zip(builder.schema().columns()).all(|(a, b)| a.path() == b.path());
-            let options = ReadOptions::default().threads(self.threads);
-            let (options, test_each) = match (&self.filter, same_names) {
-                (Some(filter), true) => (options.filter(filter.clone()), None),
-                (filter, _) => (options, filter.as_ref()),
-            };
-            let reader = builder.build_with(TableColumns::new(message.clone()), options).map_err(located)?;
-            for record in reader {
-                let record = record.map_err(located)?;
-                if test_each.is_none_or(|p| p.test(&record)) {
-                    records.push(record);
-                }
+        let (io, table) = (self.table.file_io().clone(), self.table.identifier().to_string());
+        let reads = futures::stream::iter(tasks).map(|task| {
+            let (io, message, filter, table) = (io.clone(), message.clone(), self.filter.clone(), table.clone());
+            async move {
+                let bytes = io.new_input(&task.data_file_path)?.read().await?;
+                let path = task.data_file_path;
+                let decoded = tokio::task::spawn_blocking(move || read_file(bytes, &message, filter.as_ref(), &path));
+                decoded.await.map_err(|e| Error::table(table, format!("reading a data file failed: {e}")))?
             }
-        }
-        Ok(records)
+        });
+        let files: Vec<Vec<T>> = reads.buffered(self.threads).try_collect().await?;
+        Ok(files.into_iter().flatten().collect())
     }
+}
+
+/// The records of one data file, `bytes` at `path`, that `filter` accepts.
+fn read_file<T: OwnedRecord>(
+    bytes: bytes::Bytes,
+    message: &TypePtr,
+    filter: Option<&Predicate<T>>,
+    path: &str,
+) -> Result<Vec<T>> {
+    let located = |source| Error::DataFile { path: path.to_owned(), source };
+    let builder = ReaderBuilder::new(bytes).map_err(located)?;
+    let renamed = renamed_by_id(builder.schema(), message)?;
+    // The library's reader prunes by column names: a file whose columns
+    // were renamed since gets the predicate on each record.
+    let same_names = renamed.columns().iter().zip(builder.schema().columns()).all(|(a, b)| a.path() == b.path());
+    let (options, test_each) = match (filter, same_names) {
+        (Some(filter), true) => (ReadOptions::default().threads(1).filter(filter.clone()), None),
+        (filter, _) => (ReadOptions::default().threads(1), filter),
+    };
+    let reader = builder.build_with(TableColumns::new(message.clone()), options).map_err(located)?;
+    let mut records = Vec::new();
+    for record in reader {
+        let record = record.map_err(located)?;
+        if test_each.is_none_or(|p| p.test(&record)) {
+            records.push(record);
+        }
+    }
+    Ok(records)
 }
 
 impl<T> std::fmt::Debug for TableScan<T> {

@@ -72,9 +72,12 @@ async fn a_partitioned_append_reads_back_every_record_and_one_file_per_partition
     assert_eq!(writer.rows_written(), 200);
     let table = writer.commit(&catalog).await.unwrap();
 
-    let mut read = TableScan::<Click>::new(&table).collect().await.unwrap();
+    let in_order = TableScan::<Click>::new(&table).collect().await.unwrap();
+    let mut read = in_order.clone();
     read.sort_by_key(|c| c.id);
     assert_eq!(read, written);
+    // Files read four at a time keep the plan's order, records and all.
+    assert_eq!(TableScan::<Click>::new(&table).threads(4).collect().await.unwrap(), in_order);
 
     // One file per (day, bucket) pair that holds a record.
     let partitions: std::collections::BTreeSet<_> = written
