@@ -49,6 +49,19 @@ impl<T> Clone for PartitionBy<T> {
 /// assert_eq!(names, ["ts_day", "user_id_bucket"]);
 /// # Ok::<(), magnolify_iceberg::Error>(())
 /// ```
+///
+/// The day of a string is no partition: this does not compile (`String`
+/// is not [`Temporal`]).
+///
+/// ```compile_fail
+/// use magnolify_iceberg::Partitioning;
+/// use magnolify_parquet::ParquetType;
+///
+/// #[derive(ParquetType)]
+/// struct Page { url: String }
+///
+/// let by = Partitioning::new().day(&Page::fields().url);
+/// ```
 pub struct Partitioning<T> {
     fields: Vec<PartitionBy<T>>,
 }

@@ -10,6 +10,11 @@ mod sealed {
 
 /// A field type whose values can be a partition's source: its value as a
 /// [`Datum`] of the column's Iceberg type.
+#[diagnostic::on_unimplemented(
+    message = "a table cannot be partitioned by a `{Self}` field",
+    label = "not a partition source",
+    note = "partition sources are integers, booleans, floats, strings, bytes, dates, times and timestamps"
+)]
 pub trait IcebergValue: sealed::Sealed + 'static {
     /// The value as a Datum of `ty` (the table column's type), `None` if
     /// the value has no form in that type.
@@ -19,12 +24,28 @@ pub trait IcebergValue: sealed::Sealed + 'static {
 
 /// Types Iceberg's `bucket[N]` hashes: integers, dates, times,
 /// timestamps, strings and bytes.
+#[diagnostic::on_unimplemented(
+    message = "Iceberg's bucket transform does not take a `{Self}`",
+    label = "not an integer, date, time, timestamp, string or bytes"
+)]
 pub trait Bucketable: IcebergValue {}
 /// Types Iceberg's `truncate[W]` cuts: integers, strings and bytes.
+#[diagnostic::on_unimplemented(
+    message = "Iceberg's truncate transform does not take a `{Self}`",
+    label = "not an integer, string or bytes"
+)]
 pub trait Truncatable: IcebergValue {}
 /// Dates and timestamps: `year`, `month`, `day`.
+#[diagnostic::on_unimplemented(
+    message = "Iceberg's year, month and day transforms do not take a `{Self}`",
+    label = "not a date or timestamp"
+)]
 pub trait Temporal: IcebergValue {}
 /// Timestamps: `hour` too.
+#[diagnostic::on_unimplemented(
+    message = "Iceberg's hour transform does not take a `{Self}`",
+    label = "not a timestamp"
+)]
 pub trait Hourly: Temporal {}
 
 macro_rules! small_int {
