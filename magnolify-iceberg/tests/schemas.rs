@@ -168,6 +168,7 @@ struct Before {
     count: i32,
     name: String,
     gone: Option<String>,
+    ratio: f32,
 }
 
 #[derive(ParquetType, Clone, Debug, PartialEq)]
@@ -177,6 +178,7 @@ struct After {
     title: String,
     gone: Option<String>,
     extra: Option<String>,
+    ratio: f64,
 }
 
 /// The table with `schema` as its current schema, registered under a new
@@ -202,22 +204,30 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
     let name = TableIdent::from_strs(["s", "things"]).unwrap();
     let table = create_table(&catalog, &name, &Partitioning::<Before>::new()).await.unwrap();
     let before: Vec<Before> = (0..20)
-        .map(|i| Before { id: i, count: i as i32 * 10, name: format!("n{i}"), gone: Some(format!("old{i}")) })
+        .map(|i| Before {
+            id: i,
+            count: i as i32 * 10,
+            name: format!("n{i}"),
+            gone: Some(format!("old{i}")),
+            ratio: i as f32 / 3.0,
+        })
         .collect();
     let mut writer = TableWriter::builder(&table).build().unwrap();
     writer.write_all(&before).await.unwrap();
     let table = writer.commit(&catalog).await.unwrap();
 
-    // `name` renamed to `title`, `count` widened to long, `gone` dropped
-    // and a new `gone` added (a new id), and `extra` added.
+    // `name` renamed to `title`, `count` widened to long and `ratio` to
+    // double, `gone` dropped and a new `gone` added (a new id), and `extra`
+    // added.
     let schema = Schema::builder()
         .with_schema_id(1)
         .with_fields([
             NestedField::required(1, "id", Type::Primitive(PrimitiveType::Long)).into(),
             NestedField::required(2, "count", Type::Primitive(PrimitiveType::Long)).into(),
             NestedField::required(3, "title", Type::Primitive(PrimitiveType::String)).into(),
-            NestedField::optional(5, "gone", Type::Primitive(PrimitiveType::String)).into(),
-            NestedField::optional(6, "extra", Type::Primitive(PrimitiveType::String)).into(),
+            NestedField::optional(6, "gone", Type::Primitive(PrimitiveType::String)).into(),
+            NestedField::optional(7, "extra", Type::Primitive(PrimitiveType::String)).into(),
+            NestedField::required(5, "ratio", Type::Primitive(PrimitiveType::Double)).into(),
         ])
         .build()
         .unwrap();
@@ -235,6 +245,7 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
             title: format!("t{i}"),
             gone: Some(format!("new{i}")),
             extra: Some("x".into()),
+            ratio: i as f64 / 7.0,
         })
         .collect();
     let mut writer = TableWriter::builder(&table).build().unwrap();
@@ -245,7 +256,14 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
     read.sort_by_key(|r| r.id);
     let mut expected: Vec<After> = before
         .iter()
-        .map(|b| After { id: b.id, count: i64::from(b.count), title: b.name.clone(), gone: None, extra: None })
+        .map(|b| After {
+            id: b.id,
+            count: i64::from(b.count),
+            title: b.name.clone(),
+            gone: None,
+            extra: None,
+            ratio: f64::from(b.ratio),
+        })
         .collect();
     expected.extend(after);
     assert_eq!(read, expected);
