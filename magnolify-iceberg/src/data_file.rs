@@ -3,7 +3,7 @@
 //!
 //! iceberg-rust keeps its own converter from Parquet metadata private (and
 //! it takes another major version of the `parquet` crate), so this one is
-//! the crate's: column sizes, value and null counts per field id, bounds in
+//! the crate's: column sizes, value, null and NaN counts per field id, bounds in
 //! Iceberg's single-value form for the columns outside lists and maps
 //! (strings and binary cut to 16 characters or bytes, as Iceberg's default
 //! metrics mode `truncate(16)` does), split offsets from the row groups.
@@ -35,6 +35,8 @@ struct Metrics {
     sizes: HashMap<i32, u64>,
     values: HashMap<i32, u64>,
     nulls: HashMap<i32, Option<u64>>,
+    /// Float and double columns only, as Iceberg counts NaNs.
+    nans: HashMap<i32, Option<u64>>,
     lower: HashMap<i32, Option<Datum>>,
     upper: HashMap<i32, Option<Datum>>,
 }
@@ -51,7 +53,8 @@ pub(crate) fn data_file(file: WrittenFile<'_>, schema: &Schema) -> Result<DataFi
             metrics.add(chunk, schema);
         }
     }
-    let Metrics { sizes, values, nulls, lower, upper } = metrics;
+    let Metrics { sizes, values, nulls, nans, lower, upper } = metrics;
+    let counted = |m: HashMap<i32, Option<u64>>| m.into_iter().filter_map(|(k, v)| Some((k, v?))).collect();
     let known = |m: HashMap<i32, Option<Datum>>| m.into_iter().filter_map(|(k, v)| Some((k, v?))).collect();
     let mut builder = DataFileBuilder::default();
     builder
@@ -64,7 +67,8 @@ pub(crate) fn data_file(file: WrittenFile<'_>, schema: &Schema) -> Result<DataFi
         .file_size_in_bytes(file.size)
         .column_sizes(sizes)
         .value_counts(values)
-        .null_value_counts(nulls.into_iter().filter_map(|(k, v)| Some((k, v?))).collect())
+        .null_value_counts(counted(nulls))
+        .nan_value_counts(counted(nans))
         .lower_bounds(known(lower))
         .upper_bounds(known(upper))
         .split_offsets(Some(splits));
@@ -88,8 +92,12 @@ impl Metrics {
         *self.values.entry(id).or_default() += chunk.num_values().max(0) as u64;
         let stats = chunk.statistics();
         let nulls = stats.and_then(Statistics::null_count_opt);
-        let total = self.nulls.entry(id).or_insert(Some(0));
-        *total = total.zip(nulls).map(|(a, b)| a + b);
+        add_count(self.nulls.entry(id).or_insert(Some(0)), nulls);
+        if matches!(stats, Some(Statistics::Float(_) | Statistics::Double(_))) {
+            // The writer counts NaNs of each chunk; a count missing from
+            // one (another writer's file) leaves the file's unknown.
+            add_count(self.nans.entry(id).or_insert(Some(0)), stats.and_then(Statistics::nan_count_opt));
+        }
         // A list's or map's columns have no bounds: Iceberg's are per value
         // of a field, and engines disagree on them for repeated ones.
         let ty = schema.field_by_id(id).and_then(|f| f.field_type.as_primitive_type().cloned());
@@ -107,6 +115,11 @@ impl Metrics {
         merge(self.lower.entry(id).or_insert(lower.clone()), lower, Side::Lower);
         merge(self.upper.entry(id).or_insert(upper.clone()), upper, Side::Upper);
     }
+}
+
+/// `total` with a row group's count: unknown if either is.
+fn add_count(total: &mut Option<u64>, next: Option<u64>) {
+    *total = total.zip(next).map(|(a, b)| a + b);
 }
 
 /// The lower or upper bound of a column.

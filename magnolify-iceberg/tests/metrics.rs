@@ -86,6 +86,9 @@ async fn a_data_file_has_the_counts_and_bounds_of_its_records() {
     let empty_lists = records.iter().filter(|r| r.tags.is_empty()).count() as u64;
     let nulls = HashMap::from([(ids, 0), (scores, no_score), (names, 0), (blobs, 0), (days, 0), (tags, empty_lists)]);
     assert_eq!(file.null_value_counts(), &nulls);
+    // NaNs are counted for float and double columns only.
+    let nans = records.iter().filter(|r| r.score.is_some_and(f64::is_nan)).count() as u64;
+    assert_eq!((nans, file.nan_value_counts()), (1, &HashMap::from([(scores, 1)])));
 
     // Bounds: exact for numbers and dates (NaN left out), cut to 16
     // characters for text (the upper bound grown past every value it cut),
