@@ -11,6 +11,7 @@ use iceberg::table::Table;
 use iceberg::{Catalog, TableIdent};
 use magnolify_iceberg::{create_table, iceberg_schema, Partitioning, TableScan, TableWriter};
 use magnolify_parquet::ParquetType;
+use rust_decimal::Decimal;
 
 #[derive(ParquetType)]
 struct Inner {
@@ -169,6 +170,8 @@ struct Before {
     name: String,
     gone: Option<String>,
     ratio: f32,
+    #[parquet(decimal(precision = 9, scale = 2))]
+    price: Decimal,
 }
 
 #[derive(ParquetType, Clone, Debug, PartialEq)]
@@ -179,6 +182,8 @@ struct After {
     gone: Option<String>,
     extra: Option<String>,
     ratio: f64,
+    #[parquet(decimal(precision = 18, scale = 2))]
+    price: Decimal,
 }
 
 /// The table with `schema` as its current schema, registered under a new
@@ -210,24 +215,27 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
             name: format!("n{i}"),
             gone: Some(format!("old{i}")),
             ratio: i as f32 / 3.0,
+            price: Decimal::new(i * 1_000_001, 2),
         })
         .collect();
     let mut writer = TableWriter::builder(&table).build().unwrap();
     writer.write_all(&before).await.unwrap();
     let table = writer.commit(&catalog).await.unwrap();
 
-    // `name` renamed to `title`, `count` widened to long and `ratio` to
-    // double, `gone` dropped and a new `gone` added (a new id), and `extra`
-    // added.
+    // `name` renamed to `title`, `count` widened to long, `ratio` to
+    // double and `price` to decimal(18, 2), `gone` dropped and a new `gone`
+    // added (a new id), and `extra` added.
     let schema = Schema::builder()
         .with_schema_id(1)
         .with_fields([
             NestedField::required(1, "id", Type::Primitive(PrimitiveType::Long)).into(),
             NestedField::required(2, "count", Type::Primitive(PrimitiveType::Long)).into(),
             NestedField::required(3, "title", Type::Primitive(PrimitiveType::String)).into(),
-            NestedField::optional(6, "gone", Type::Primitive(PrimitiveType::String)).into(),
-            NestedField::optional(7, "extra", Type::Primitive(PrimitiveType::String)).into(),
+            NestedField::optional(7, "gone", Type::Primitive(PrimitiveType::String)).into(),
+            NestedField::optional(8, "extra", Type::Primitive(PrimitiveType::String)).into(),
             NestedField::required(5, "ratio", Type::Primitive(PrimitiveType::Double)).into(),
+            NestedField::required(6, "price", Type::Primitive(PrimitiveType::Decimal { precision: 18, scale: 2 }))
+                .into(),
         ])
         .build()
         .unwrap();
@@ -246,6 +254,7 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
             gone: Some(format!("new{i}")),
             extra: Some("x".into()),
             ratio: i as f64 / 7.0,
+            price: Decimal::new(i << 40, 2),
         })
         .collect();
     let mut writer = TableWriter::builder(&table).build().unwrap();
@@ -263,6 +272,7 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
             gone: None,
             extra: None,
             ratio: f64::from(b.ratio),
+            price: b.price,
         })
         .collect();
     expected.extend(after);
