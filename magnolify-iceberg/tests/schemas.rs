@@ -187,8 +187,7 @@ struct After {
 }
 
 /// The table with `schema` as its current schema, registered under a new
-/// name (iceberg-rust 0.10 has no rename or type promotion action, so
-/// the new metadata is written here as a catalog would).
+/// name (iceberg-rust 0.10 has no rename or type promotion action).
 async fn evolved(catalog: &impl Catalog, table: &Table, schema: Schema, name: &TableIdent) -> Table {
     let metadata =
         TableMetadataBuilder::new_from_metadata(table.metadata().clone(), table.metadata_location().map(str::to_owned))
@@ -197,10 +196,7 @@ async fn evolved(catalog: &impl Catalog, table: &Table, schema: Schema, name: &T
             .build()
             .unwrap()
             .metadata;
-    let location = format!("{}/metadata/00099-{}.metadata.json", table.metadata().location(), uuid::Uuid::new_v4());
-    let json = serde_json::to_vec(&metadata).unwrap();
-    table.file_io().new_output(&location).unwrap().write(json.into()).await.unwrap();
-    catalog.register_table(name, location).await.unwrap()
+    common::registered(catalog, table, metadata, name).await
 }
 
 #[tokio::test]

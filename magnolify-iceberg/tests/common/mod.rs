@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use iceberg::io::LocalFsStorageFactory;
 use iceberg::memory::{MemoryCatalog, MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
-use iceberg::{Catalog, CatalogBuilder, NamespaceIdent};
+use iceberg::spec::TableMetadata;
+use iceberg::table::Table;
+use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
 
 /// A memory catalog whose warehouse is the directory `warehouse` on disk,
 /// with the namespace `namespace`.
@@ -19,4 +21,15 @@ pub async fn memory_catalog(warehouse: &Path, namespace: &str) -> MemoryCatalog 
         .expect("a memory catalog");
     catalog.create_namespace(&NamespaceIdent::new(namespace.to_owned()), HashMap::new()).await.expect("a namespace");
     catalog
+}
+
+/// `metadata`, a change of `table` that iceberg-rust 0.10 has no action
+/// for, written beside the table's metadata as a catalog would and
+/// registered under `name`.
+#[allow(dead_code)] // not every test file changes tables by hand
+pub async fn registered(catalog: &impl Catalog, table: &Table, metadata: TableMetadata, name: &TableIdent) -> Table {
+    let location = format!("{}/metadata/00099-{}.metadata.json", table.metadata().location(), uuid::Uuid::new_v4());
+    let json = serde_json::to_vec(&metadata).expect("metadata as JSON");
+    table.file_io().new_output(&location).expect("an output").write(json.into()).await.expect("metadata written");
+    catalog.register_table(name, location).await.expect("the table registered")
 }

@@ -1,0 +1,137 @@
+//! A table with delete files: refused with an error naming them, never
+//! read as if they were not there.
+//!
+//! Neither iceberg-rust 0.10 nor pyiceberg 0.12 writes delete files (both
+//! rewrite data files instead), so the test commits one as a catalog
+//! would: a position-delete file, a delete manifest, a manifest list and a
+//! snapshot in new table metadata.
+
+mod common;
+
+use std::collections::HashMap;
+
+use iceberg::spec::{
+    DataContentType, DataFileBuilder, DataFileFormat, ManifestListWriter, ManifestWriterBuilder, Operation, Snapshot,
+    Struct, Summary, TableMetadataBuilder,
+};
+use iceberg::table::Table;
+use iceberg::TableIdent;
+use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
+use magnolify_parquet::{ParquetType, ParquetWriter};
+
+#[derive(ParquetType, Clone, Debug, PartialEq)]
+struct Event {
+    id: i64,
+    name: String,
+}
+
+/// A row of a position-delete file, with the ids the Iceberg spec reserves.
+#[derive(ParquetType)]
+struct PositionDelete {
+    #[parquet(field_id = 2147483546)]
+    file_path: String,
+    #[parquet(field_id = 2147483545)]
+    pos: i64,
+}
+
+/// `table` with a snapshot on top of its current one that deletes row
+/// `pos` of `data_file`, registered as `name`; returns it and the delete
+/// file's path.
+async fn with_position_delete(
+    catalog: &iceberg::memory::MemoryCatalog,
+    table: &Table,
+    data_file: &str,
+    name: &TableIdent,
+) -> (Table, String) {
+    let metadata = table.metadata();
+    let parent = metadata.current_snapshot().unwrap().clone();
+    let (snapshot_id, sequence) = (parent.snapshot_id() + 1, parent.sequence_number() + 1);
+    let location = metadata.location().trim_end_matches('/');
+    let io = table.file_io();
+
+    let delete_path = format!("{location}/data/deletes-{}.parquet", uuid::Uuid::new_v4());
+    let mut writer = ParquetWriter::<PositionDelete, _>::new(Vec::new()).unwrap();
+    writer.write(&PositionDelete { file_path: data_file.to_owned(), pos: 0 }).unwrap();
+    let bytes = writer.into_inner().unwrap();
+    let size = bytes.len() as u64;
+    io.new_output(&delete_path).unwrap().write(bytes.into()).await.unwrap();
+    let delete_file = DataFileBuilder::default()
+        .content(DataContentType::PositionDeletes)
+        .file_path(delete_path.clone())
+        .file_format(DataFileFormat::Parquet)
+        .partition(Struct::empty())
+        .partition_spec_id(metadata.default_partition_spec_id())
+        .record_count(1)
+        .file_size_in_bytes(size)
+        .build()
+        .unwrap();
+
+    let manifest_path = format!("{location}/metadata/{}-m0.avro", uuid::Uuid::new_v4());
+    let mut manifest = ManifestWriterBuilder::new(
+        io.new_output(&manifest_path).unwrap(),
+        Some(snapshot_id),
+        metadata.current_schema().clone(),
+        metadata.default_partition_spec().as_ref().clone(),
+    )
+    .build_v2_deletes();
+    manifest.add_file(delete_file, sequence).unwrap();
+    let deletes = manifest.write_manifest_file().await.unwrap();
+
+    let existing = table.manifest_list_reader(&parent).load().await.unwrap();
+    let list_path = format!("{location}/metadata/snap-{snapshot_id}-{}.avro", uuid::Uuid::new_v4());
+    let sink = io.new_output(&list_path).unwrap().writer().await.unwrap();
+    let mut list = ManifestListWriter::v2(sink, snapshot_id, Some(parent.snapshot_id()), sequence);
+    list.add_manifests(existing.entries().iter().cloned().chain([deletes])).unwrap();
+    list.close().await.unwrap();
+
+    let snapshot = Snapshot::builder()
+        .with_snapshot_id(snapshot_id)
+        .with_parent_snapshot_id(Some(parent.snapshot_id()))
+        .with_sequence_number(sequence)
+        .with_timestamp_ms(parent.timestamp_ms() + 1)
+        .with_manifest_list(list_path)
+        .with_summary(Summary { operation: Operation::Delete, additional_properties: HashMap::new() })
+        .with_schema_id(metadata.current_schema_id())
+        .build();
+    let metadata =
+        TableMetadataBuilder::new_from_metadata(metadata.clone(), table.metadata_location().map(str::to_owned))
+            .set_branch_snapshot(snapshot, "main")
+            .unwrap()
+            .build()
+            .unwrap()
+            .metadata;
+    (common::registered(catalog, table, metadata, name).await, delete_path)
+}
+
+#[tokio::test]
+async fn a_snapshot_with_delete_files_is_refused_naming_them_and_an_earlier_one_still_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = common::memory_catalog(dir.path(), "d").await;
+    let name = TableIdent::from_strs(["d", "events"]).unwrap();
+    let table = create_table(&catalog, &name, &Partitioning::<Event>::new()).await.unwrap();
+    let records: Vec<Event> = (0..10).map(|id| Event { id, name: format!("e{id}") }).collect();
+    let mut writer = TableWriter::builder(&table).build().unwrap();
+    writer.write_all(&records).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    let before = table.metadata().current_snapshot_id().unwrap();
+    let files = TableScan::<Event>::new(&table).files().await.unwrap();
+    let [data_file] = &files[..] else { panic!("{} files", files.len()) };
+
+    let deleted = TableIdent::from_strs(["d", "events_deleted"]).unwrap();
+    let (table, delete_file) = with_position_delete(&catalog, &table, data_file, &deleted).await;
+
+    let expected = format!(
+        "table `d.events_deleted`: data file `{data_file}` has delete files ({delete_file}), which this library does \
+         not apply yet: compact the table (rewrite its data files) before reading it here"
+    );
+    let read = TableScan::<Event>::new(&table).collect().await.unwrap_err();
+    assert_eq!(read.to_string(), expected);
+    // A filter that keeps the file, and the file listing, are refused too.
+    let filtered = TableScan::<Event>::new(&table).filter(Event::fields().id.lt(5)).collect().await.unwrap_err();
+    assert_eq!(filtered.to_string(), expected);
+    assert_eq!(TableScan::<Event>::new(&table).files().await.unwrap_err().to_string(), expected);
+
+    // The snapshot before the delete has none, and reads every record.
+    let earlier = TableScan::<Event>::new(&table).snapshot_id(before).collect().await.unwrap();
+    assert_eq!(earlier, records);
+}
