@@ -121,8 +121,8 @@ impl Truncatable for Vec<u8> {}
 impl sealed::Sealed for NaiveDate {}
 impl IcebergValue for NaiveDate {
     fn datum(&self, ty: &PrimitiveType) -> Option<Datum> {
-        let days = self.signed_duration_since(DateTime::UNIX_EPOCH.date_naive()).num_days();
-        matches!(ty, PrimitiveType::Date).then(|| i32::try_from(days).ok().map(Datum::date)).flatten()
+        // As the writer writes it: chrono's range is well inside i32 days.
+        matches!(ty, PrimitiveType::Date).then(|| Datum::date(self.to_epoch_days()))
     }
 }
 impl Bucketable for NaiveDate {}
