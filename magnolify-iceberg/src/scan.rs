@@ -142,8 +142,11 @@ impl<T: OwnedRecord> TableScan<T> {
             async move {
                 let bytes = io.new_input(&task.data_file_path)?.read().await?;
                 let path = task.data_file_path;
+                let shown = path.clone();
                 let decoded = tokio::task::spawn_blocking(move || read_file(bytes, &message, filter.as_ref(), &path));
-                decoded.await.map_err(|e| Error::table(table, format!("reading a data file failed: {e}")))?
+                // Only a panic in the reader (a bug) or a runtime shutting
+                // down ends the task early: say which file it was reading.
+                decoded.await.map_err(|e| Error::table(table, format!("reading data file `{shown}` failed: {e}")))?
             }
         });
         let files: Vec<Vec<T>> = reads.buffered(self.threads).try_collect().await?;
