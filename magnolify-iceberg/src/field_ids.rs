@@ -117,18 +117,29 @@ fn node_with_ids(
         }
         (ParquetType::GroupType { fields, .. }, Type::List(own_list), Type::List(table_list)) => {
             let element = (&own_list.element_field, &table_list.element_field);
-            let entry = with_entry_ids(&fields[0], &[element], path, mode)?;
+            let entry = with_entry_ids(only_entry(fields, path)?, &[element], path, mode)?;
             rebuild_group(node, Some(table.id), vec![entry])
         }
         (ParquetType::GroupType { fields, .. }, Type::Map(own_map), Type::Map(table_map)) => {
             let pairs = [(&own_map.key_field, &table_map.key_field), (&own_map.value_field, &table_map.value_field)];
-            let entry = with_entry_ids(&fields[0], &pairs, path, mode)?;
+            let entry = with_entry_ids(only_entry(fields, path)?, &pairs, path, mode)?;
             rebuild_group(node, Some(table.id), vec![entry])
         }
         _ if mode == Mode::Read => Ok(node.clone()),
         (_, ours, theirs) => Err(Error::schema(
             path,
             format!("the field is {ours} and the table's column is {theirs}: change the field's type"),
+        )),
+    }
+}
+
+/// The one repeated group of a LIST or MAP group.
+fn only_entry<'a>(fields: &'a [TypePtr], path: &str) -> Result<&'a TypePtr> {
+    match fields {
+        [entry] => Ok(entry),
+        _ => Err(Error::schema(
+            path,
+            format!("a list or map group holds one repeated group, this one {} fields", fields.len()),
         )),
     }
 }
