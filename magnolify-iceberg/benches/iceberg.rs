@@ -9,16 +9,16 @@
 //! repeats, so that its timing of pyiceberg appending the same rows from an
 //! Arrow table is the anchor reported beside these (docs/benchmarks.md).
 
-use std::collections::HashMap;
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use chrono::{DateTime, Utc};
 use divan::Bencher;
-use iceberg::io::LocalFsStorageFactory;
-use iceberg::memory::{MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
 use iceberg::table::Table;
-use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
+use iceberg::{Catalog, TableIdent};
 use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
 use magnolify_parquet::dataset::DatasetWriter;
 use magnolify_parquet::parquet::basic::Compression;
@@ -72,13 +72,7 @@ fn by_zone() -> Partitioning<Ride> {
 /// A memory catalog over `dir` with an empty table `bench.rides`.
 async fn empty_table(dir: &Path) -> (impl Catalog, Table) {
     std::fs::create_dir_all(dir).expect("scratch directory");
-    let warehouse = HashMap::from([(MEMORY_CATALOG_WAREHOUSE.to_owned(), format!("file://{}", dir.display()))]);
-    let catalog = MemoryCatalogBuilder::default()
-        .with_storage_factory(Arc::new(LocalFsStorageFactory))
-        .load("bench", warehouse)
-        .await
-        .expect("catalog");
-    catalog.create_namespace(&NamespaceIdent::new("bench".into()), HashMap::new()).await.expect("namespace");
+    let catalog = common::memory_catalog(dir, "bench").await;
     let name = TableIdent::from_strs(["bench", "rides"]).expect("name");
     let table = create_table(&catalog, &name, &by_zone()).await.expect("table");
     (catalog, table)

@@ -6,6 +6,8 @@ mod common;
 use std::path::Path;
 
 use chrono::{DateTime, TimeZone, Utc};
+use iceberg::memory::MemoryCatalog;
+use iceberg::table::Table;
 use iceberg::{Catalog, TableIdent};
 use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
 use magnolify_parquet::ParquetType;
@@ -40,6 +42,24 @@ fn by_day_and_user() -> Partitioning<Click> {
     Partitioning::new().day(&fields.ts).bucket(8, &fields.user_id)
 }
 
+/// A new table `web.clicks` in a memory catalog on a temporary warehouse.
+struct Clicks {
+    dir: tempfile::TempDir,
+    catalog: MemoryCatalog,
+    name: TableIdent,
+    table: Table,
+}
+
+impl Clicks {
+    async fn new(partitioning: &Partitioning<Click>) -> Clicks {
+        let dir = tempfile::tempdir().unwrap();
+        let catalog = common::memory_catalog(dir.path(), "web").await;
+        let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
+        let table = create_table(&catalog, &name, partitioning).await.unwrap();
+        Clicks { dir, catalog, name, table }
+    }
+}
+
 /// Every file under `dir`, relative to it.
 fn files_under(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -61,10 +81,7 @@ fn files_under(dir: &Path) -> Vec<String> {
 
 #[tokio::test]
 async fn a_partitioned_append_reads_back_every_record_and_one_file_per_partition() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "web").await;
-    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
-    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+    let Clicks { dir: _dir, catalog, table, .. } = Clicks::new(&by_day_and_user()).await;
 
     let written = clicks(200, 0);
     let mut writer = TableWriter::builder(&table).partitioning(by_day_and_user()).build().unwrap();
@@ -108,10 +125,7 @@ async fn a_partitioned_append_reads_back_every_record_and_one_file_per_partition
 
 #[tokio::test]
 async fn an_abandoned_writer_leaves_the_table_and_its_directory_as_they_were() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "web").await;
-    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
-    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+    let Clicks { dir, catalog, name, table } = Clicks::new(&by_day_and_user()).await;
     let before = files_under(dir.path());
 
     // Files rolled at 10 rows are uploaded before the commit; abort deletes them.
@@ -129,10 +143,7 @@ async fn an_abandoned_writer_leaves_the_table_and_its_directory_as_they_were() {
 
 #[tokio::test]
 async fn two_appends_make_two_snapshots_each_readable_by_id_and_by_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "web").await;
-    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
-    let table = create_table(&catalog, &name, &Partitioning::<Click>::new()).await.unwrap();
+    let Clicks { dir: _dir, catalog, table, .. } = Clicks::new(&Partitioning::<Click>::new()).await;
 
     let mut writer = TableWriter::builder(&table).build().unwrap();
     writer.write_all(&clicks(50, 0)).await.unwrap();
@@ -171,10 +182,7 @@ fn partition_of(c: &Click) -> Partition {
 
 #[tokio::test]
 async fn a_filtered_scan_reads_only_the_files_that_can_match_and_returns_exactly_the_matches() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "web").await;
-    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
-    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+    let Clicks { dir: _dir, catalog, table, .. } = Clicks::new(&by_day_and_user()).await;
     let all = clicks(300, 0);
     let mut writer = TableWriter::builder(&table).partitioning(by_day_and_user()).build().unwrap();
     writer.write_all(&all).await.unwrap();
@@ -228,11 +236,8 @@ async fn a_filtered_scan_reads_only_the_files_that_can_match_and_returns_exactly
 
 #[tokio::test]
 async fn files_roll_by_bytes_and_open_files_are_bounded() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "web").await;
-    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
     let by_day = || Partitioning::new().day(&Click::fields().ts);
-    let table = create_table(&catalog, &name, &by_day()).await.unwrap();
+    let Clicks { dir: _dir, catalog, table, .. } = Clicks::new(&by_day()).await;
     let all = clicks(90, 0); // 30 on each of 3 days, the days interleaved
 
     // A file closes once its first row group (10 records) is flushed: it
@@ -262,10 +267,7 @@ async fn files_roll_by_bytes_and_open_files_are_bounded() {
 
 #[tokio::test]
 async fn a_writer_without_records_commits_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "web").await;
-    let name = TableIdent::from_strs(["web", "clicks"]).unwrap();
-    let table = create_table(&catalog, &name, &by_day_and_user()).await.unwrap();
+    let Clicks { dir: _dir, catalog, name, table } = Clicks::new(&by_day_and_user()).await;
     let writer = TableWriter::builder(&table).partitioning(by_day_and_user()).build().unwrap();
     let table = writer.commit(&catalog).await.unwrap();
     assert_eq!(table.metadata().current_snapshot_id(), None);
