@@ -8,8 +8,9 @@ use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
 use magnolify_parquet::{BloomFilterSpec, Derived, OwnedRecord, RecordRead, RecordSchema, RecordWrite};
 
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::field_ids::renamed_by_id;
+use crate::name_mapping::{with_mapped_ids, Mapping};
 
 /// Records of `T` in a table's data files: written with the table's field
 /// id on every column, read by matching the file's ids to `T`'s fields (a
@@ -22,18 +23,32 @@ use crate::field_ids::renamed_by_id;
 pub struct TableColumns<T> {
     /// `T`'s message with the table's ids (fields the table lacks have none).
     message: TypePtr,
+    /// The ids of columns in files written without them.
+    mapping: Mapping,
     derived: Derived<T>,
 }
 
 impl<T> TableColumns<T> {
-    pub(crate) fn new(message: TypePtr) -> Self {
-        TableColumns { message, derived: Derived::new() }
+    pub(crate) fn new(message: TypePtr, mapping: Mapping) -> Self {
+        TableColumns { message, mapping, derived: Derived::new() }
+    }
+
+    /// `T`'s message with the table's ids.
+    pub(crate) fn message(&self) -> &TypePtr {
+        &self.message
+    }
+
+    /// A data file's schema with its columns named as `T`'s fields that
+    /// have their ids (from the file, or from the table's name mapping for
+    /// a file written without ids).
+    pub(crate) fn renamed(&self, file: &SchemaDescriptor) -> Result<SchemaDescriptor> {
+        renamed_by_id(&with_mapped_ids(file, &self.mapping)?, &self.message)
     }
 }
 
 impl<T> Clone for TableColumns<T> {
     fn clone(&self) -> Self {
-        TableColumns { message: self.message.clone(), derived: self.derived }
+        TableColumns { message: self.message.clone(), mapping: self.mapping.clone(), derived: self.derived }
     }
 }
 
@@ -71,7 +86,7 @@ impl<T: OwnedRecord> RecordRead for TableColumns<T> {
     type ReadPlan = <Derived<T> as RecordRead>::ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self::ReadPlan, Vec<usize>)> {
-        let renamed = renamed_by_id(file, &self.message).map_err(|e| match e {
+        let renamed = self.renamed(file).map_err(|e| match e {
             Error::Parquet(e) => e,
             Error::Schema { field, message } => magnolify_parquet::Error::schema(&field, message),
             other => magnolify_parquet::Error::argument(other.to_string()),

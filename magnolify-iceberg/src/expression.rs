@@ -187,6 +187,7 @@ mod tests {
 
     use super::*;
     use crate::field_ids::{with_table_ids, Mode};
+    use crate::name_mapping::Mapping;
     use crate::schema::iceberg_schema;
 
     #[derive(ParquetType)]
@@ -198,7 +199,7 @@ mod tests {
 
     fn text(predicate: Predicate<Row>) -> String {
         let schema = iceberg_schema::<Row>().unwrap();
-        let message = with_table_ids(&Row::message().unwrap(), &schema, Mode::Read).unwrap();
+        let message = with_table_ids(&Row::message().unwrap(), &schema, &Mapping::default(), Mode::Read).unwrap();
         expression(&predicate, &message, &schema).to_string()
     }
 

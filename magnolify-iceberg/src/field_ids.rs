@@ -1,7 +1,8 @@
 //! Field ids between a record type, a table and its files.
 //!
 //! A record type meets a table by field id (its `#[parquet(field_id)]`
-//! attributes) or, for a field without one, by name. Data files are written
+//! attributes) or, for a field without one, by name: any name the table's
+//! name mapping gives the column, or its name now. Data files are written
 //! with the table's ids on every node; a data file is read by renaming its
 //! columns to the record type's names by id, so that the library's reader
 //! (which matches by name) reads a renamed column into its field and a
@@ -9,12 +10,13 @@
 
 use std::sync::Arc;
 
-use iceberg::spec::{NestedField, Schema, StructType, Type};
+use iceberg::spec::{MappedField, NestedField, Schema, StructType, Type};
 use magnolify_parquet::convert::Annotation;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type as ParquetType, TypePtr};
 use magnolify_parquet::schema;
 
 use crate::error::{Error, Result};
+use crate::name_mapping::{below, named, Level, Mapping};
 use crate::schema::schema_of;
 
 /// Whether a field of the record type that the table lacks is an error
@@ -31,9 +33,10 @@ pub(crate) enum Mode {
 /// required column of the table must be a field, and a column the table
 /// requires cannot be written from an `Option`. Reading, the fields the
 /// table lacks keep no id (they read as missing).
-pub(crate) fn with_table_ids(message: &ParquetType, table: &Schema, mode: Mode) -> Result<TypePtr> {
+pub(crate) fn with_table_ids(message: &ParquetType, table: &Schema, mapping: &Mapping, mode: Mode) -> Result<TypePtr> {
     let own = schema_of(message)?;
-    let fields = struct_children(message.get_fields(), own.as_struct(), table.as_struct(), "", mode)?;
+    let level = mapping.fields();
+    let fields = struct_children(message.get_fields(), own.as_struct(), table.as_struct(), level, "", mode)?;
     let name = message.get_basic_info().name();
     let rebuilt = ParquetType::group_type_builder(name).with_fields(fields).build();
     Ok(Arc::new(rebuilt.map_err(|e| Error::schema(name, e.to_string()))?))
@@ -44,6 +47,7 @@ fn struct_children(
     nodes: &[TypePtr],
     own: &StructType,
     table: &StructType,
+    mapped: &Level,
     parent: &str,
     mode: Mode,
 ) -> Result<Vec<TypePtr>> {
@@ -52,15 +56,19 @@ fn struct_children(
     for (node, own_field) in nodes.iter().zip(own.fields()) {
         let info = node.get_basic_info();
         let path = dotted(parent, info.name());
+        let mapped = named(mapped, &own_field.name);
         let found = if info.has_id() {
             table.field_by_id(info.id())
         } else {
-            table.fields().iter().find(|f| f.name == own_field.name)
+            let by_mapping = mapped.and_then(MappedField::field_id).and_then(|id| table.field_by_id(id));
+            by_mapping.or_else(|| table.fields().iter().find(|f| f.name == own_field.name))
         };
         match found {
             Some(table_field) => {
                 matched.push(table_field.id);
-                out.push(Arc::new(node_with_ids(node, own_field, table_field, &path, mode)?));
+                // Below a field, the mapping's level of the table's column.
+                let mapped = mapped.filter(|m| m.field_id() == Some(table_field.id));
+                out.push(Arc::new(node_with_ids(node, own_field, table_field, mapped, &path, mode)?));
             }
             None if mode == Mode::Read => out.push(node.clone()),
             None => {
@@ -91,6 +99,7 @@ fn node_with_ids(
     node: &ParquetType,
     own: &NestedField,
     table: &NestedField,
+    mapped: Option<&MappedField>,
     path: &str,
     mode: Mode,
 ) -> Result<ParquetType> {
@@ -112,16 +121,20 @@ fn node_with_ids(
             Ok(schema::with_id(node.clone(), table.id)?)
         }
         (ParquetType::GroupType { fields, .. }, Type::Struct(own_struct), Type::Struct(table_struct)) => {
-            let children = struct_children(fields, own_struct, table_struct, path, mode)?;
+            let children = struct_children(fields, own_struct, table_struct, below(mapped), path, mode)?;
             rebuild_group(node, Some(table.id), children)
         }
         (ParquetType::GroupType { fields, .. }, Type::List(own_list), Type::List(table_list)) => {
-            let element = (&own_list.element_field, &table_list.element_field);
+            let element = (&own_list.element_field, &table_list.element_field, named(below(mapped), "element"));
             let entry = with_entry_ids(only_entry(fields, path)?, &[element], path, mode)?;
             rebuild_group(node, Some(table.id), vec![entry])
         }
         (ParquetType::GroupType { fields, .. }, Type::Map(own_map), Type::Map(table_map)) => {
-            let pairs = [(&own_map.key_field, &table_map.key_field), (&own_map.value_field, &table_map.value_field)];
+            let level = below(mapped);
+            let pairs = [
+                (&own_map.key_field, &table_map.key_field, named(level, "key")),
+                (&own_map.value_field, &table_map.value_field, named(level, "value")),
+            ];
             let entry = with_entry_ids(only_entry(fields, path)?, &pairs, path, mode)?;
             rebuild_group(node, Some(table.id), vec![entry])
         }
@@ -148,7 +161,7 @@ fn only_entry<'a>(fields: &'a [TypePtr], path: &str) -> Result<&'a TypePtr> {
 /// its element (or key and value).
 fn with_entry_ids(
     entry: &TypePtr,
-    pairs: &[(&Arc<NestedField>, &Arc<NestedField>)],
+    pairs: &[(&Arc<NestedField>, &Arc<NestedField>, Option<&MappedField>)],
     path: &str,
     mode: Mode,
 ) -> Result<TypePtr> {
@@ -157,9 +170,9 @@ fn with_entry_ids(
         .get_fields()
         .iter()
         .zip(pairs)
-        .map(|(child, (own, table))| {
+        .map(|(child, (own, table, mapped))| {
             let child_path = dotted(&entry_path, child.name());
-            node_with_ids(child, own, table, &child_path, mode).map(Arc::new)
+            node_with_ids(child, own, table, *mapped, &child_path, mode).map(Arc::new)
         })
         .collect::<Result<Vec<_>>>()?;
     rebuild_group(entry, None, children).map(Arc::new)

@@ -82,6 +82,7 @@ mod data_file;
 mod error;
 mod expression;
 mod field_ids;
+mod name_mapping;
 mod partition;
 mod scan;
 mod schema;

@@ -11,7 +11,8 @@ use magnolify_parquet::{OwnedRecord, ReadOptions, ReaderBuilder};
 use crate::columns::TableColumns;
 use crate::error::{Error, Result};
 use crate::expression::expression;
-use crate::field_ids::{renamed_by_id, with_table_ids, Mode};
+use crate::field_ids::{with_table_ids, Mode};
+use crate::name_mapping::Mapping;
 
 /// A read of a table's snapshot into records of `T`.
 ///
@@ -88,14 +89,17 @@ impl<T: OwnedRecord> TableScan<T> {
     /// iceberg-rust's planning keeps, given the filter (as an Iceberg
     /// expression: its partitions and each file's column bounds).
     pub async fn files(&self) -> Result<Vec<String>> {
-        let message = self.message()?;
-        Ok(self.plan(&message).await?.into_iter().map(|task| task.data_file_path).collect())
+        let columns = self.columns()?;
+        Ok(self.plan(columns.message()).await?.into_iter().map(|task| task.data_file_path).collect())
     }
 
-    /// `T`'s message with the table's field ids (fields the table lacks
-    /// have none, and read as missing).
-    fn message(&self) -> Result<TypePtr> {
-        with_table_ids(&*T::message()?, self.table.metadata().current_schema(), Mode::Read)
+    /// `T`'s columns with the table's field ids (fields the table lacks
+    /// have none, and read as missing) and its name mapping.
+    fn columns(&self) -> Result<TableColumns<T>> {
+        let metadata = self.table.metadata();
+        let mapping = Mapping::of(metadata, &self.table.identifier().to_string())?;
+        let message = with_table_ids(&*T::message()?, metadata.current_schema(), &mapping, Mode::Read)?;
+        Ok(TableColumns::new(message, mapping))
     }
 
     async fn plan(&self, message: &TypePtr) -> Result<Vec<FileScanTask>> {
@@ -134,16 +138,16 @@ impl<T: OwnedRecord> TableScan<T> {
     /// file's in order. `threads` files are fetched and decoded at once,
     /// each on a blocking thread of the runtime.
     pub async fn collect(self) -> Result<Vec<T>> {
-        let message = self.message()?;
-        let tasks = self.plan(&message).await?;
+        let columns = self.columns()?;
+        let tasks = self.plan(columns.message()).await?;
         let (io, table) = (self.table.file_io().clone(), self.table.identifier().to_string());
         let reads = futures::stream::iter(tasks).map(|task| {
-            let (io, message, filter, table) = (io.clone(), message.clone(), self.filter.clone(), table.clone());
+            let (io, columns, filter, table) = (io.clone(), columns.clone(), self.filter.clone(), table.clone());
             async move {
                 let bytes = io.new_input(&task.data_file_path)?.read().await?;
                 let path = task.data_file_path;
                 let shown = path.clone();
-                let decoded = tokio::task::spawn_blocking(move || read_file(bytes, &message, filter.as_ref(), &path));
+                let decoded = tokio::task::spawn_blocking(move || read_file(bytes, columns, filter.as_ref(), &path));
                 // Only a panic in the reader (a bug) or a runtime shutting
                 // down ends the task early: say which file it was reading.
                 decoded.await.map_err(|e| Error::table(table, format!("reading data file `{shown}` failed: {e}")))?
@@ -157,21 +161,22 @@ impl<T: OwnedRecord> TableScan<T> {
 /// The records of one data file, `bytes` at `path`, that `filter` accepts.
 fn read_file<T: OwnedRecord>(
     bytes: bytes::Bytes,
-    message: &TypePtr,
+    columns: TableColumns<T>,
     filter: Option<&Predicate<T>>,
     path: &str,
 ) -> Result<Vec<T>> {
     let located = |source| Error::DataFile { path: path.to_owned(), source };
     let builder = ReaderBuilder::new(bytes).map_err(located)?;
-    let renamed = renamed_by_id(builder.schema(), message)?;
+    let renamed = columns.renamed(builder.schema())?;
     // The library's reader prunes by column names: a file whose columns
-    // were renamed since gets the predicate on each record.
+    // were renamed since (or are named by the table's name mapping) gets
+    // the predicate on each record.
     let same_names = renamed.columns().iter().zip(builder.schema().columns()).all(|(a, b)| a.path() == b.path());
     let (options, test_each) = match (filter, same_names) {
         (Some(filter), true) => (ReadOptions::default().threads(1).filter(filter.clone()), None),
         (filter, _) => (ReadOptions::default().threads(1), filter),
     };
-    let reader = builder.build_with(TableColumns::new(message.clone()), options).map_err(located)?;
+    let reader = builder.build_with(columns, options).map_err(located)?;
     let mut records = Vec::new();
     for record in reader {
         let record = record.map_err(located)?;

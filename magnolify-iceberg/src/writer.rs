@@ -18,6 +18,7 @@ use crate::columns::TableColumns;
 use crate::data_file::{data_file, WrittenFile};
 use crate::error::Result;
 use crate::field_ids::{with_table_ids, Mode};
+use crate::name_mapping::Mapping;
 use crate::partition::{Partitioner, Partitioning};
 
 /// How each data file's writer is set up (compression, row groups, bloom
@@ -77,16 +78,18 @@ impl<T: OwnedRecord> TableWriterBuilder<T> {
     }
 
     /// The writer: `T` resolved against the table's current schema (by
-    /// field id, or by name for fields without one), the partitioning
+    /// field id, or by name for fields without one: a name the table's
+    /// name mapping gives a column, or the column's name now), the partitioning
     /// checked against the table's default spec.
     pub fn build(self) -> Result<TableWriter<T>> {
         let metadata = self.table.metadata();
         let schema = metadata.current_schema().clone();
         let name = self.table.identifier().to_string();
-        let message = with_table_ids(&*T::message()?, &schema, Mode::Write)?;
+        let mapping = Mapping::of(metadata, &name)?;
+        let message = with_table_ids(&*T::message()?, &schema, &mapping, Mode::Write)?;
         let partitioner = self.partitioning.bind(metadata.default_partition_spec(), &schema, &name)?;
         Ok(TableWriter {
-            columns: TableColumns::new(message),
+            columns: TableColumns::new(message, mapping),
             partitioner,
             open: HashMap::new(),
             written: Vec::new(),
