@@ -31,13 +31,16 @@ trap 'rm -rf "$out"' EXIT
 cargo run --quiet -p tests --example peer_write -- "$out"
 
 # Iceberg: pyiceberg and the library take turns on one SQL catalog (sqlite):
-# pyiceberg writes py.events; the library creates web.clicks, appends, and
-# reads py.events; pyiceberg renames a column of web.clicks and adds one; the
+# pyiceberg writes py.events and py.imported (a file without field ids,
+# added, then a column renamed); the library creates web.clicks, appends, and
+# reads both; pyiceberg renames a column of web.clicks and adds one; the
 # library appends again and reads it all back. check_peers.py then has
-# pyiceberg read web.clicks (iceberg_peer.check).
+# pyiceberg read web.clicks (iceberg_peer.check). The example runs in the
+# workspace's feature set (no `-p`), so the tests' build of its
+# dependencies serves.
 mkdir "$out/iceberg"
 "$venv/bin/python" tests/peer/iceberg_peer.py write "$out/iceberg"
-cargo run --quiet -p magnolify-iceberg --example iceberg_peer -- first "$out/iceberg"
+cargo run --quiet --example iceberg_peer -- first "$out/iceberg"
 "$venv/bin/python" tests/peer/iceberg_peer.py evolve "$out/iceberg"
-cargo run --quiet -p magnolify-iceberg --example iceberg_peer -- second "$out/iceberg"
+cargo run --quiet --example iceberg_peer -- second "$out/iceberg"
 "$venv/bin/python" tests/peer/check_peers.py "$out"

@@ -13,7 +13,10 @@ half's checks (`rust_results.json`).
 
 `write` makes `py.events`: partitioned by `day(ts)` and `bucket(4, id)`,
 appended twice with `name` renamed to `label` and `score` added in between.
-Its rows as they read now go to `py_events.expected.json`.
+Its rows as they read now go to `py_events.expected.json`. It also makes
+`py.imported`: a Parquet file written by pyarrow (no field ids) added with
+`add_files` (which gives the table a name mapping), then `page` renamed to
+`path`; its rows go to `py_imported.expected.json`.
 """
 import datetime as dt
 import json
@@ -21,12 +24,15 @@ import os
 import sys
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 from pyiceberg.catalog.sql import SqlCatalog
 from pyiceberg.expressions import And, EqualTo, GreaterThanOrEqual
 from pyiceberg.partitioning import PartitionField, PartitionSpec
 from pyiceberg.schema import Schema
 from pyiceberg.transforms import BucketTransform, DayTransform
-from pyiceberg.types import DoubleType, IntegerType, LongType, NestedField, StringType, TimestamptzType
+from pyiceberg.types import (
+    DoubleType, IntegerType, ListType, LongType, NestedField, StringType, TimestamptzType,
+)
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 
@@ -90,6 +96,32 @@ def write(d):
         })
     with open(os.path.join(d, "py_events.expected.json"), "w", encoding="utf-8") as fh:
         json.dump(rows, fh)
+    write_imported(cat, d)
+
+
+def write_imported(cat, d):
+    """`py.imported`: a file without field ids, added, then a column renamed."""
+    schema = Schema(
+        NestedField(1, "id", LongType(), required=False),
+        NestedField(2, "page", StringType(), required=False),
+        NestedField(3, "tags", ListType(4, StringType(), element_required=False), required=False),
+    )
+    table = cat.create_table("py.imported", schema=schema)
+    rows = [
+        {"id": i, "page": None if i % 6 == 0 else f"/import/{i}", "tags": [f"t{t}" for t in range(i % 3)]}
+        for i in range(40)
+    ]
+    arrow = pa.Table.from_pylist(
+        rows, schema=pa.schema([("id", pa.int64()), ("page", pa.string()), ("tags", pa.list_(pa.string()))])
+    )
+    path = os.path.join(os.path.abspath(d), "warehouse", "imported-0.parquet")
+    pq.write_table(arrow, path)
+    table.add_files([f"file://{path}"])
+    with table.update_schema() as update:
+        update.rename_column("page", "path")
+    expected = [{"id": r["id"], "path": r["page"], "tags": r["tags"]} for r in rows]
+    with open(os.path.join(d, "py_imported.expected.json"), "w", encoding="utf-8") as fh:
+        json.dump(expected, fh)
 
 
 def evolve(d):
