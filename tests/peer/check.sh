@@ -19,6 +19,8 @@ PYARROW_VERSION=26.0.1
 DUCKDB_VERSION=2.0.1
 PYSPARK_VERSION=4.3.0
 PYICEBERG_VERSION=0.12.0
+DUCKDB_ICEBERG_VERSION=1.4.4
+DUCKDB_ICEBERG_EXT_VERSION=1.4.4.20260205
 
 # With the pins already satisfied pip does not touch the network.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
@@ -43,4 +45,15 @@ mkdir "$out/iceberg"
 cargo run --quiet --example iceberg_peer -- first "$out/iceberg"
 "$venv/bin/python" tests/peer/iceberg_peer.py evolve "$out/iceberg"
 cargo run --quiet --example iceberg_peer -- second "$out/iceberg"
+# DuckDB reads web.clicks too, in a venv of its own: the iceberg extension on
+# PyPI (duckdb-ext-iceberg, from duckdb/core-extensions) is built for DuckDB
+# 1.4.4, older than the DuckDB pinned above.
+duckdb_venv="$venv-duckdb-iceberg"
+if [ ! -x "$duckdb_venv/bin/python" ]; then
+  python3 -m venv "$duckdb_venv"
+fi
+"$duckdb_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  "duckdb==$DUCKDB_ICEBERG_VERSION" "duckdb-ext-iceberg==$DUCKDB_ICEBERG_EXT_VERSION" \
+  "duckdb-ext-avro==$DUCKDB_ICEBERG_EXT_VERSION"
+"$duckdb_venv/bin/python" tests/peer/iceberg_duckdb.py "$out/iceberg"
 "$venv/bin/python" tests/peer/check_peers.py "$out"

@@ -9,7 +9,8 @@
 `web.clicks`, which the library created and appended to twice, with
 pyiceberg: every row, the Arrow types, and a filtered scan that must return
 the ids the library's own filtered scan returned; and reports the Rust
-half's checks (`rust_results.json`).
+half's checks (`rust_results.json`) and DuckDB's (`duckdb_results.json`,
+from iceberg_duckdb.py).
 
 `write` makes `py.events`: partitioned by `day(ts)` and `bucket(4, id)`,
 appended twice with `name` renamed to `label` and `score` added in between.
@@ -137,6 +138,10 @@ def check(d):
     with open(os.path.join(d, "rust_results.json"), encoding="utf-8") as fh:
         for entry in json.load(fh):
             out.append((f"magnolify-iceberg: {entry['check']}", [] if entry["ok"] else [entry["detail"]]))
+    # iceberg_duckdb.py's checks (DuckDB reads web.clicks).
+    with open(os.path.join(d, "duckdb_results.json"), encoding="utf-8") as fh:
+        for entry in json.load(fh):
+            out.append((entry["check"], [] if entry["ok"] else [entry["detail"]]))
     with open(os.path.join(d, "clicks.expected.json"), encoding="utf-8") as fh:
         expected = json.load(fh)
     table = catalog(d).load_table("web.clicks")
