@@ -196,14 +196,17 @@ impl<T: OwnedRecord> TableWriter<T> {
         // Files are found by the partition tuple; its directory's name is
         // only made for a new file.
         let partition = self.partitioner.partition(record, self.rows)?;
-        if !self.open.contains_key(&partition) {
-            if self.open.len() >= self.max_open {
-                self.close_fullest().await?;
+        // One lookup for a record whose partition has its file open.
+        let file = match self.open.get_mut(&partition) {
+            Some(file) => file,
+            None => {
+                if self.open.len() >= self.max_open {
+                    self.close_fullest().await?;
+                }
+                let file = self.open_file(partition.clone()).await?;
+                self.open.entry(partition.clone()).or_insert(file)
             }
-            let file = self.open_file(partition.clone()).await?;
-            self.open.insert(partition.clone(), file);
-        }
-        let file = self.open.get_mut(&partition).expect("inserted above");
+        };
         file.writer.write(record)?;
         self.rows += 1;
         let bytes = file.writer.bytes_written();
