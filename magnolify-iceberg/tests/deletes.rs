@@ -16,7 +16,7 @@ use iceberg::spec::{
 };
 use iceberg::table::Table;
 use iceberg::TableIdent;
-use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
+use magnolify_iceberg::{TableScan, TableWriter};
 use magnolify_parquet::{ParquetType, ParquetWriter};
 
 #[derive(ParquetType, Clone, Debug, PartialEq)]
@@ -105,10 +105,7 @@ async fn with_position_delete(
 
 #[tokio::test]
 async fn a_snapshot_with_delete_files_is_refused_naming_them_and_an_earlier_one_still_reads() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "d").await;
-    let name = TableIdent::from_strs(["d", "events"]).unwrap();
-    let table = create_table(&catalog, &name, &Partitioning::<Event>::new()).await.unwrap();
+    let (_dir, catalog, table) = common::new_table::<Event>("d", "events").await;
     let records: Vec<Event> = (0..10).map(|id| Event { id, name: format!("e{id}") }).collect();
     let mut writer = TableWriter::builder(&table).build().unwrap();
     writer.write_all(&records).await.unwrap();

@@ -8,8 +8,7 @@ use std::collections::HashMap;
 use chrono::{Days, NaiveDate};
 use iceberg::spec::{DataFile, Datum};
 use iceberg::table::Table;
-use iceberg::TableIdent;
-use magnolify_iceberg::{create_table, Partitioning, TableWriter};
+use magnolify_iceberg::TableWriter;
 use magnolify_parquet::ParquetType;
 
 #[derive(ParquetType, Clone, Debug, PartialEq)]
@@ -52,10 +51,7 @@ async fn data_files(table: &Table) -> Vec<DataFile> {
 
 #[tokio::test]
 async fn a_data_file_has_the_counts_and_bounds_of_its_records() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "m").await;
-    let name = TableIdent::from_strs(["m", "metrics"]).unwrap();
-    let table = create_table(&catalog, &name, &Partitioning::<Metric>::new()).await.unwrap();
+    let (_dir, catalog, table) = common::new_table::<Metric>("m", "metrics").await;
     let records: Vec<Metric> = (0..50).map(metric).collect();
     let mut writer = TableWriter::builder(&table).build().unwrap();
     writer.write_all(&records).await.unwrap();

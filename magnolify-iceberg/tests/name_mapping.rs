@@ -14,7 +14,7 @@ use iceberg::spec::{
 use iceberg::table::Table;
 use iceberg::transaction::{ApplyTransactionAction, Transaction};
 use iceberg::TableIdent;
-use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
+use magnolify_iceberg::{TableScan, TableWriter};
 use magnolify_parquet::{ParquetType, ParquetWriter};
 
 /// The table's record type before the rename: no field ids.
@@ -101,10 +101,7 @@ const MAPPING: &str = r#"[
 
 #[tokio::test]
 async fn files_without_ids_and_types_with_old_names_meet_a_renamed_column_through_the_name_mapping() {
-    let dir = tempfile::tempdir().unwrap();
-    let catalog = common::memory_catalog(dir.path(), "n").await;
-    let name = TableIdent::from_strs(["n", "pages"]).unwrap();
-    let table = create_table(&catalog, &name, &Partitioning::<Legacy>::new()).await.unwrap();
+    let (_dir, catalog, table) = common::new_table::<Legacy>("n", "pages").await;
     let old = legacy(0..10);
     let table = imported(&catalog, &table, &old).await;
     // Before any rename, a file without ids reads by its column names.

@@ -9,6 +9,8 @@ use iceberg::memory::{MemoryCatalog, MemoryCatalogBuilder, MEMORY_CATALOG_WAREHO
 use iceberg::spec::TableMetadata;
 use iceberg::table::Table;
 use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
+use magnolify_iceberg::{create_table, Partitioning};
+use magnolify_parquet::OwnedRecord;
 
 /// A memory catalog whose warehouse is the directory `warehouse` on disk,
 /// with the namespace `namespace`.
@@ -32,4 +34,15 @@ pub async fn registered(catalog: &impl Catalog, table: &Table, metadata: TableMe
     let json = serde_json::to_vec(&metadata).expect("metadata as JSON");
     table.file_io().new_output(&location).expect("an output").write(json.into()).await.expect("metadata written");
     catalog.register_table(name, location).await.expect("the table registered")
+}
+
+/// A new table `namespace.name` of `T`, unpartitioned, in a memory catalog on
+/// a temporary warehouse (which lives as long as the returned directory).
+#[allow(dead_code)] // not every test file makes its table so
+pub async fn new_table<T: OwnedRecord>(namespace: &str, name: &str) -> (tempfile::TempDir, MemoryCatalog, Table) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let catalog = memory_catalog(dir.path(), namespace).await;
+    let ident = TableIdent::from_strs([namespace, name]).expect("a table name");
+    let table = create_table(&catalog, &ident, &Partitioning::<T>::new()).await.expect("the table created");
+    (dir, catalog, table)
 }
