@@ -130,6 +130,13 @@ impl Results {
         self.entries.push(json!({ "check": name, "ok": ok, "detail": detail }));
     }
 
+    /// A check that the rows read (as JSON) are the rows expected.
+    fn rows(&mut self, name: &str, read: &[Value], expected: &[Value]) {
+        let same = read.iter().zip(expected).filter(|(a, b)| a == b).count();
+        let detail = format!("{same} of {} rows equal, {} read", expected.len(), read.len());
+        self.check(name, read == expected, detail);
+    }
+
     fn save(&self) {
         std::fs::write(&self.path, serde_json::to_vec_pretty(&self.entries).unwrap()).unwrap();
     }
@@ -211,26 +218,30 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The table `py.<name>` pyiceberg wrote, and its rows as pyiceberg's
+/// script expects them to read (`py_<name>.expected.json`).
+async fn pyiceberg_table(
+    catalog: &impl Catalog,
+    dir: &Path,
+    name: &str,
+) -> Result<(iceberg::table::Table, Vec<Value>), Box<dyn std::error::Error>> {
+    let expected = serde_json::from_slice(&std::fs::read(dir.join(format!("py_{name}.expected.json")))?)?;
+    Ok((catalog.load_table(&TableIdent::from_strs(["py", name])?).await?, expected))
+}
+
 /// Reads `py.events` and compares it with what pyiceberg wrote into it.
 async fn read_pyiceberg_table(
     catalog: &impl Catalog,
     dir: &Path,
     results: &mut Results,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let expected: Vec<Value> = serde_json::from_slice(&std::fs::read(dir.join("py_events.expected.json"))?)?;
-    let table = catalog.load_table(&TableIdent::from_strs(["py", "events"])?).await?;
+    let (table, expected) = pyiceberg_table(catalog, dir, "events").await?;
     let mut read = TableScan::<Event>::new(&table).collect().await?;
     read.sort_by_key(|e| e.id);
     let as_json: Vec<Value> = read.iter().map(|e| json!({
         "id": e.id, "label": e.label, "amount": e.amount, "ts": e.ts.map(|t| t.timestamp_micros()), "score": e.score,
     })).collect();
-    let same = as_json.iter().zip(&expected).filter(|(a, b)| a == b).count();
-    let ok = as_json == expected;
-    results.check(
-        "py.events (pyiceberg's) read by magnolify-iceberg",
-        ok,
-        format!("{same} of {} rows equal, {} read", expected.len(), read.len()),
-    );
+    results.rows("py.events (pyiceberg's) read by magnolify-iceberg", &as_json, &expected);
 
     let filter = Event::fields().id.lt(120).and(Event::fields().score.is_not_null());
     let scan = TableScan::<Event>::new(&table).filter(filter);
@@ -253,16 +264,11 @@ async fn read_imported_table(
     dir: &Path,
     results: &mut Results,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let expected: Vec<Value> = serde_json::from_slice(&std::fs::read(dir.join("py_imported.expected.json"))?)?;
-    let table = catalog.load_table(&TableIdent::from_strs(["py", "imported"])?).await?;
+    let (table, expected) = pyiceberg_table(catalog, dir, "imported").await?;
     let mut read = TableScan::<Imported>::new(&table).collect().await?;
     read.sort_by_key(|r| r.id);
     let as_json: Vec<Value> = read.iter().map(|r| json!({ "id": r.id, "path": r.path, "tags": r.tags })).collect();
-    let same = as_json.iter().zip(&expected).filter(|(a, b)| a == b).count();
-    results.check(
-        "py.imported (pyarrow's file without ids, column renamed) read by its name mapping",
-        as_json == expected,
-        format!("{same} of {} rows equal, {} read", expected.len(), read.len()),
-    );
+    let check = "py.imported (pyarrow's file without ids, column renamed) read by its name mapping";
+    results.rows(check, &as_json, &expected);
     Ok(())
 }
