@@ -63,7 +63,8 @@ pub fn read(root: &Path, threads: usize) -> magnolify_parquet::Result<Vec<Ride>>
     DatasetReader::builder(root)?.build(ReadOptions::default().threads(threads))?.collect()
 }
 
-/// A fresh directory for one dataset, under the system's temporary directory.
+/// A fresh directory for one dataset, under the system's temporary
+/// directory: whatever a former use left there is removed.
 pub fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("magnolify-bench-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
