@@ -64,6 +64,18 @@ fn struct_children(
             by_mapping.or_else(|| table.fields().iter().find(|f| f.name == own_field.name))
         };
         match found {
+            Some(table_field) if matched.contains(&table_field.id) => {
+                // Two fields on one column (a name and an older name of
+                // it, through the name mapping): written twice, or read
+                // into one of them only.
+                return Err(Error::schema(
+                    path,
+                    format!(
+                        "another field of the record type meets the same table column `{}` (id {}): keep one of them",
+                        table_field.name, table_field.id
+                    ),
+                ));
+            }
             Some(table_field) => {
                 matched.push(table_field.id);
                 // Below a field, the mapping's level of the table's column.

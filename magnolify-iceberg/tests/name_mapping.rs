@@ -33,6 +33,15 @@ struct Now {
     tags: Vec<String>,
 }
 
+/// Both names of the renamed column: two fields on one column.
+#[derive(ParquetType, Clone, Debug, PartialEq)]
+struct Both {
+    id: i64,
+    page: String,
+    path: String,
+    tags: Vec<String>,
+}
+
 fn legacy(ids: std::ops::Range<i64>) -> Vec<Legacy> {
     ids.map(|id| Legacy { id, page: format!("/p{id}"), tags: (0..id % 3).map(|t| format!("t{t}")).collect() }).collect()
 }
@@ -143,6 +152,12 @@ async fn files_without_ids_and_types_with_old_names_meet_a_renamed_column_throug
     let mut filtered = TableScan::<Now>::new(&mapped).filter(filter).collect().await.unwrap();
     filtered.sort_by_key(|r| r.id);
     assert_eq!(filtered, now(&[old[3].clone(), added[2].clone()]));
+    // A type with both names would write the column twice, or read it
+    // into one field only: refused, writing and reading.
+    let both = "field `path`: another field of the record type meets the same table column `path` (id 2): keep one \
+                of them";
+    assert_eq!(TableWriter::<Both>::builder(&mapped).build().unwrap_err().to_string(), both);
+    assert_eq!(TableScan::<Both>::new(&mapped).collect().await.unwrap_err().to_string(), both);
     // The old type reads the table through the mapping too.
     let mut as_legacy = TableScan::<Legacy>::new(&mapped).collect().await.unwrap();
     as_legacy.sort_by_key(|r| r.id);
