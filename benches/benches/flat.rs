@@ -2,7 +2,7 @@
 //! `parquet_derive` can take part), default writer properties.
 //!
 //! `*_derive`, `*_avro` and `*_columnar` go through pages kept in memory;
-//! the peers (`parquet_derive`, `arrow`, `row_api`) and `*_derive_file` go
+//! the peers (`parquet_derive`, `arrow`, `typed_arrow`, `row_api`) and `*_derive_file` go
 //! through a Parquet file in memory: the rows of `benches::record_group!`,
 //! and `parquet_derive`'s. Its reader cannot read `Option` fields, so
 //! `read_parquet_derive` reads the six required columns into
@@ -21,6 +21,7 @@ benches::record_group! {
     columnar: benches::columnar::flat,
     arrow_fields: benches::peers::arrow::flat_fields,
     row_api_read: benches::peers::row_api::read_flat,
+    typed_arrow_read: benches::peers::typed_arrow::read_flat,
     borrowed: benches::borrowed::FlatBorrowed,
 }
 

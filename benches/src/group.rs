@@ -6,7 +6,8 @@
 /// `shared_file`) and the benches every record group runs on `$record`:
 /// in-memory pages through the derive, the Avro baseline and the floor
 /// (`*_derive`, `*_avro`, `*_columnar`); a file in memory through the derive,
-/// arrow and the Row API (`*_derive_file`, `*_arrow`, `read_row_api`); and
+/// arrow, typed-arrow and the Row API (`*_derive_file`, `*_arrow`,
+/// `read_typed_arrow`, `read_row_api`); and
 /// arrow's encoder and decoder alone (`*_arrow_encode_only`,
 /// `read_arrow_decode_only`), the limits a typed layer is measured against.
 /// Every file reader reads the same file (written by `ParquetWriter`,
@@ -21,6 +22,7 @@ macro_rules! record_group {
         columnar: $columnar:path,
         arrow_fields: $arrow_fields:path,
         row_api_read: $row_api_read:path,
+        typed_arrow_read: $typed_arrow_read:path,
         borrowed: $borrowed:ty $(,)?
     ) => {
         use std::sync::Arc;
@@ -118,6 +120,14 @@ macro_rules! record_group {
             use $columnar as floor;
             let pages = floor::write(&records(), &Arc::new(WriterProperties::default())).expect("writing pages");
             bencher.counter(ItemsCount::new(RUN)).bench_local(|| floor::read(&pages));
+        }
+
+        /// typed-arrow's typed rows over arrow's decode (parquet and arrow
+        /// 58), each turned into the owned record, as `read_derive_file`.
+        #[divan::bench]
+        fn read_typed_arrow(bencher: Bencher) {
+            let file = shared_file();
+            bencher.counter(ItemsCount::new(RUN)).bench_local(|| $typed_arrow_read(file.clone()));
         }
 
         #[divan::bench]

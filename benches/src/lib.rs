@@ -1,6 +1,7 @@
 //! Shared fixtures of the divan benches: the records under test, their
 //! generators, the Avro forms of them, the hand-written columnar floor and
-//! the Rust peers (`parquet_derive`, the Row API, `serde_arrow` + arrow).
+//! the Rust peers (`parquet_derive`, the Row API, `serde_arrow` + arrow,
+//! typed-arrow).
 //!
 //! Each bench target in `benches/` is one group (`seed`, `nested`, `flat`,
 //! `file`, `filter`, `dataset`); this crate holds everything they share, so that its tests can

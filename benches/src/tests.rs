@@ -13,7 +13,7 @@ use magnolify_parquet::{schema, OwnedRecord, ParquetReader, ParquetRecord, Parqu
 
 use crate::flat::{self, Flat, FlatRequired, FLAT_MESSAGE};
 use crate::nested::{self, Nested, NESTED_MESSAGE};
-use crate::peers::{arrow, parquet_derive, row_api};
+use crate::peers::{arrow, parquet_derive, row_api, typed_arrow};
 use crate::{columnar, SEED};
 
 /// More than two batches of 1024, so batch boundaries are crossed.
@@ -169,6 +169,14 @@ fn row_api_reads_our_files() {
     assert_eq!(row_api::read_nested(derive_file(&records)).expect("nested"), records);
     let flats = flat::generate(N, SEED);
     assert_eq!(row_api::read_flat(derive_file(&flats)).expect("flat"), flats);
+}
+
+#[test]
+fn typed_arrow_reads_our_files() {
+    let records = nested::generate(N, SEED);
+    assert_eq!(typed_arrow::read_nested(derive_file(&records)).expect("nested"), records);
+    let flats = flat::generate(N, SEED);
+    assert_eq!(typed_arrow::read_flat(derive_file(&flats)).expect("flat"), flats);
 }
 
 #[test]

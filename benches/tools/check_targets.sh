@@ -40,6 +40,8 @@ python3 "$here/bench_ratios.py" "$medians" \
   'flat/read_arrow:flat/read_derive_file>=1' \
   'nested/write_arrow:nested/write_derive_file>=1' \
   'nested/read_arrow:nested/read_derive_file>=1' \
+  'flat/read_typed_arrow:flat/read_derive_file>=1' \
+  'nested/read_typed_arrow:nested/read_derive_file>=1' \
   'file/write_arrow:file/write_derive>=1' \
   'file/read_arrow:file/read_derive>=1' \
   'filter/read_filtered:filter/read_full<=0.05'

@@ -4,6 +4,7 @@
 pub mod arrow;
 pub mod parquet_derive;
 pub mod row_api;
+pub mod typed_arrow;
 
 /// Any peer's error.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
