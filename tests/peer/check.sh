@@ -2,7 +2,8 @@
 # Writes files with the library's default settings and checks that pyarrow and
 # DuckDB read back exactly the values written; and a partitioned dataset,
 # which Spark (pyspark, local mode), DuckDB and pyarrow.dataset must read as
-# one table with its partition columns typed.
+# one table with its partition columns typed; and Iceberg tables both ways
+# (pyiceberg and DuckDB's iceberg extension read ours, we read pyiceberg's).
 #
 #   bash tests/peer/check.sh
 #
