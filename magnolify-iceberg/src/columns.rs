@@ -8,7 +8,7 @@ use magnolify_parquet::parquet::file::metadata::KeyValue;
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
 use magnolify_parquet::{BloomFilterSpec, Derived, OwnedRecord, RecordRead, RecordSchema, RecordWrite};
 
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::field_ids::renamed_by_id;
 use crate::name_mapping::{with_mapped_ids, Mapping};
 
@@ -25,12 +25,16 @@ pub struct TableColumns<T> {
     message: TypePtr,
     /// The ids of columns in files written without them.
     mapping: Mapping,
+    /// The schema of the one data file this converter reads, already
+    /// renamed ([`TableColumns::for_file`]), so that reading it does not
+    /// rename it again.
+    file: Option<Arc<SchemaDescriptor>>,
     derived: Derived<T>,
 }
 
 impl<T> TableColumns<T> {
     pub(crate) fn new(message: TypePtr, mapping: Mapping) -> Self {
-        TableColumns { message, mapping, derived: Derived::new() }
+        TableColumns { message, mapping, file: None, derived: Derived::new() }
     }
 
     /// `T`'s message with the table's ids.
@@ -41,14 +45,37 @@ impl<T> TableColumns<T> {
     /// A data file's schema with its columns named as `T`'s fields that
     /// have their ids (from the file, or from the table's name mapping for
     /// a file written without ids).
-    pub(crate) fn renamed(&self, file: &SchemaDescriptor) -> Result<SchemaDescriptor> {
-        renamed_by_id(&with_mapped_ids(file, &self.mapping)?, &self.message)
+    fn renamed(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<SchemaDescriptor> {
+        let renamed = with_mapped_ids(file, &self.mapping).and_then(|file| renamed_by_id(&file, &self.message));
+        // Renaming fails only on the file's schema (`Schema`) or in the
+        // library (`Parquet`); the reader's error keeps either as it is.
+        renamed.map_err(|e| match e {
+            Error::Parquet(e) => e,
+            Error::Schema { field, message } => magnolify_parquet::Error::schema(&field, message),
+            other => magnolify_parquet::Error::argument(other.to_string()),
+        })
+    }
+
+    /// This converter for the one data file whose schema is `file`, renamed
+    /// here once, and whether every column kept its name (the library's
+    /// reader prunes by column names, so a predicate can go to it only
+    /// then).
+    pub(crate) fn for_file(mut self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self, bool)> {
+        let renamed = self.renamed(file)?;
+        let same_names = renamed.columns().iter().zip(file.columns()).all(|(a, b)| a.path() == b.path());
+        self.file = Some(Arc::new(renamed));
+        Ok((self, same_names))
     }
 }
 
 impl<T> Clone for TableColumns<T> {
     fn clone(&self) -> Self {
-        TableColumns { message: self.message.clone(), mapping: self.mapping.clone(), derived: self.derived }
+        TableColumns {
+            message: self.message.clone(),
+            mapping: self.mapping.clone(),
+            file: self.file.clone(),
+            derived: self.derived,
+        }
     }
 }
 
@@ -86,12 +113,11 @@ impl<T: OwnedRecord> RecordRead for TableColumns<T> {
     type ReadPlan = <Derived<T> as RecordRead>::ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self::ReadPlan, Vec<usize>)> {
-        let renamed = self.renamed(file).map_err(|e| match e {
-            Error::Parquet(e) => e,
-            Error::Schema { field, message } => magnolify_parquet::Error::schema(&field, message),
-            other => magnolify_parquet::Error::argument(other.to_string()),
-        })?;
-        self.derived.resolve(&Arc::new(renamed))
+        let renamed = match &self.file {
+            Some(renamed) => Arc::clone(renamed),
+            None => Arc::new(self.renamed(file)?),
+        };
+        self.derived.resolve(&renamed)
     }
 
     #[inline]

@@ -4,6 +4,7 @@
 //! does) and for record types without ids whose names are older than the
 //! table's (a mapped field keeps every name it had).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use iceberg::spec::{MappedField, NameMapping, TableMetadata, DEFAULT_SCHEMA_NAME_MAPPING};
@@ -57,16 +58,17 @@ pub(crate) fn below(field: Option<&MappedField>) -> &Level {
 }
 
 /// A data file's schema with the ids of `mapping` on the nodes that have
-/// none (a file written with ids is returned as it is).
-pub(crate) fn with_mapped_ids(file: &SchemaDescriptor, mapping: &Mapping) -> Result<SchemaDescriptor> {
+/// none (a file written with ids, or a table without a mapping, borrows
+/// the file's as it is).
+pub(crate) fn with_mapped_ids<'a>(file: &'a SchemaDescriptor, mapping: &Mapping) -> Result<Cow<'a, SchemaDescriptor>> {
     let root = file.root_schema();
     let has_ids = file.columns().iter().any(|c| c.self_type().get_basic_info().has_id());
     if mapping.fields().is_empty() || has_ids {
-        return Ok(file.clone());
+        return Ok(Cow::Borrowed(file));
     }
     let fields = root.get_fields().iter().map(|node| mapped(node, named(mapping.fields(), node.name())));
     let fields = fields.collect::<Result<Vec<_>>>()?;
-    Ok(SchemaDescriptor::new(Arc::new(schema::rebuilt(root, root.name(), None, Some(fields))?)))
+    Ok(Cow::Owned(SchemaDescriptor::new(Arc::new(schema::rebuilt(root, root.name(), None, Some(fields))?))))
 }
 
 /// `node` with the id of `field`, its children with theirs.
@@ -156,7 +158,8 @@ mod tests {
         )
         .unwrap();
         let mapping = Mapping::from(mapping);
-        let mapped = with_mapped_ids(&SchemaDescriptor::new(Arc::new(file)), &mapping).unwrap();
+        let file = SchemaDescriptor::new(Arc::new(file));
+        let mapped = with_mapped_ids(&file, &mapping).unwrap();
         let expected = [
             ("a", Some(1)),
             ("three", Some(2)),
@@ -181,7 +184,9 @@ mod tests {
         let file = parse_message_type("message m { required int64 a = 7; optional int32 b; }").unwrap();
         let mapping: NameMapping = serde_json::from_str(r#"[{"field-id": 1, "names": ["a", "b"]}]"#).unwrap();
         let mapping = Mapping::from(mapping);
-        let mapped = with_mapped_ids(&SchemaDescriptor::new(Arc::new(file)), &mapping).unwrap();
+        let file = SchemaDescriptor::new(Arc::new(file));
+        let mapped = with_mapped_ids(&file, &mapping).unwrap();
         assert_eq!(ids(&mapped), [("a".to_owned(), Some(7)), ("b".to_owned(), None)]);
+        assert!(matches!(mapped, Cow::Borrowed(_)), "a file with ids is not copied");
     }
 }

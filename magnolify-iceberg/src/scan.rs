@@ -167,11 +167,10 @@ fn read_file<T: OwnedRecord>(
 ) -> Result<Vec<T>> {
     let located = |source| Error::DataFile { path: path.to_owned(), source };
     let builder = ReaderBuilder::new(bytes).map_err(located)?;
-    let renamed = columns.renamed(builder.schema())?;
     // The library's reader prunes by column names: a file whose columns
     // were renamed since (or are named by the table's name mapping) gets
     // the predicate on each record.
-    let same_names = renamed.columns().iter().zip(builder.schema().columns()).all(|(a, b)| a.path() == b.path());
+    let (columns, same_names) = columns.for_file(builder.schema()).map_err(located)?;
     let (options, test_each) = match (filter, same_names) {
         (Some(filter), true) => (ReadOptions::default().threads(1).filter(filter.clone()), None),
         (filter, _) => (ReadOptions::default().threads(1), filter),
