@@ -10,7 +10,7 @@ use magnolify_parquet::{BloomFilterSpec, Derived, OwnedRecord, RecordRead, Recor
 
 use crate::error::Error;
 use crate::field_ids::renamed_by_id;
-use crate::name_mapping::{with_mapped_ids, Mapping};
+use crate::name_mapping::Mapping;
 
 /// Records of `T` in a table's data files: written with the table's field
 /// id on every column, read by matching the file's ids to `T`'s fields (a
@@ -46,7 +46,7 @@ impl<T> TableColumns<T> {
     /// have their ids (from the file, or from the table's name mapping for
     /// a file written without ids).
     fn renamed(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<SchemaDescriptor> {
-        let renamed = with_mapped_ids(file, &self.mapping).and_then(|file| renamed_by_id(&file, &self.message));
+        let renamed = renamed_by_id(file, &self.mapping, &self.message);
         // Renaming fails only on the file's schema (`Schema`) or in the
         // library (`Parquet`); the reader's error keeps either as it is.
         renamed.map_err(|e| match e {

@@ -197,72 +197,96 @@ fn rebuild_group(node: &ParquetType, id: Option<i32>, children: Vec<TypePtr>) ->
 
 /// A data file's schema with its columns renamed to the fields of `record`
 /// (a record type's message with the table's ids, [`Mode::Read`]) that
-/// have their ids. A column no field has is renamed out of the way, so
-/// that a column dropped from the table never reads into a later field
-/// of its old name. Columns without ids keep their names.
-pub(crate) fn renamed_by_id(file: &SchemaDescriptor, record: &ParquetType) -> Result<SchemaDescriptor> {
+/// have their ids. A file written without ids takes them from the table's
+/// name mapping: by name, list elements and map keys and values by
+/// position. A column no field has is renamed out of the way, so that a
+/// column dropped from the table never reads into a later field of its old
+/// name. Columns without ids, in the file or the mapping, keep their names.
+pub(crate) fn renamed_by_id(
+    file: &SchemaDescriptor,
+    mapping: &Mapping,
+    record: &ParquetType,
+) -> Result<SchemaDescriptor> {
     let root = file.root_schema();
-    let fields = rename_children(root.get_fields(), record.get_fields())?;
+    // A file that has ids keeps them: the mapping is for files without.
+    let has_ids = file.columns().iter().any(|c| c.self_type().get_basic_info().has_id());
+    let mapped = if has_ids { &[][..] } else { mapping.fields() };
+    let fields = rename_children(root.get_fields(), mapped, record.get_fields())?;
     let rebuilt = ParquetType::group_type_builder(root.name()).with_fields(fields).build();
     let rebuilt = rebuilt.map_err(|e| Error::schema(root.name(), e.to_string()))?;
     Ok(SchemaDescriptor::new(Arc::new(rebuilt)))
 }
 
-fn rename_children(file: &[TypePtr], record: &[TypePtr]) -> Result<Vec<TypePtr>> {
+/// A struct's children, each renamed to the field of `record` with its id
+/// (its own, or the one `mapped` gives its name).
+fn rename_children(file: &[TypePtr], mapped: &Level, record: &[TypePtr]) -> Result<Vec<TypePtr>> {
     file.iter()
         .map(|node| {
-            let info = node.get_basic_info();
-            if !info.has_id() {
+            let mapped = named(mapped, node.name());
+            let Some(id) = id_of(node, mapped) else {
                 let same_name = record.iter().find(|r| r.name() == node.name());
-                return rename(node, node.name(), same_name.map(|r| &**r));
-            }
-            let by_id = record.iter().find(|r| r.get_basic_info().has_id() && r.get_basic_info().id() == info.id());
+                return rename(node, node.name(), mapped, same_name.map(|r| &**r));
+            };
+            let by_id = record.iter().find(|r| r.get_basic_info().has_id() && r.get_basic_info().id() == id);
             match by_id {
-                Some(field) => rename(node, field.name(), Some(field)),
-                None => rename(node, &format!("__dropped_field_{}", info.id()), None),
+                Some(field) => rename(node, field.name(), mapped, Some(field)),
+                None => rename(node, &format!("__dropped_field_{id}"), mapped, None),
             }
         })
         .collect()
 }
 
-/// `node` named `name`, its children matched to those of `record`.
-fn rename(node: &TypePtr, name: &str, record: Option<&ParquetType>) -> Result<TypePtr> {
+/// A node's field id: its own, else its name mapping's.
+fn id_of(node: &ParquetType, mapped: Option<&MappedField>) -> Option<i32> {
+    let info = node.get_basic_info();
+    info.has_id().then(|| info.id()).or_else(|| mapped.and_then(MappedField::field_id))
+}
+
+/// `node` named `name`, its children matched to those of `record` (and of
+/// `mapped`, its name mapping).
+fn rename(node: &TypePtr, name: &str, mapped: Option<&MappedField>, record: Option<&ParquetType>) -> Result<TypePtr> {
+    let id = id_of(node, mapped);
     let ParquetType::GroupType { fields, .. } = &**node else {
-        return if name == node.name() { Ok(node.clone()) } else { rebuilt(node, name, Vec::new()) };
+        return if name == node.name() { Ok(node.clone()) } else { rebuilt(node, name, id, Vec::new()) };
     };
     let record_fields = record.filter(|r| r.is_group()).map_or(&[][..], |r| r.get_fields());
-    let children = if is_list_or_map(node) {
+    let level = below(mapped);
+    let children = match Annotation::of(node) {
         // The repeated group and its element (or key and value) keep their
         // names: they are matched by position.
-        let record_entry = record_fields.first().filter(|e| e.is_group());
-        let entry_fields = record_entry.map_or(&[][..], |e| e.get_fields());
-        fields
-            .iter()
-            .map(|entry| {
-                if entry.is_primitive() {
-                    return Ok(entry.clone());
-                }
-                let inner = entry.get_fields().iter().enumerate();
-                let inner = inner
-                    .map(|(i, child)| rename(child, child.name(), entry_fields.get(i).map(|c| &**c)))
-                    .collect::<Result<Vec<_>>>()?;
-                rebuilt(entry, entry.name(), inner)
-            })
-            .collect::<Result<Vec<_>>>()?
-    } else {
-        rename_children(fields, record_fields)?
+        annotation @ (Annotation::List | Annotation::Map) => {
+            let record_entry = record_fields.first().filter(|e| e.is_group());
+            let entry_fields = record_entry.map_or(&[][..], |e| e.get_fields());
+            let element = named(level, "element");
+            fields
+                .iter()
+                .map(|entry| {
+                    if entry.is_primitive() {
+                        return Ok(entry.clone());
+                    }
+                    let inner = entry.get_fields();
+                    let renamed = inner.iter().enumerate().map(|(i, child)| {
+                        let mapped = match annotation {
+                            Annotation::Map => ["key", "value"].get(i).and_then(|n| named(level, n)),
+                            // A three-level list's repeated group holds the
+                            // element; a two-level one's is the element.
+                            _ if inner.len() == 1 => element,
+                            _ => named(below(element), child.name()),
+                        };
+                        rename(child, child.name(), mapped, entry_fields.get(i).map(|c| &**c))
+                    });
+                    rebuilt(entry, entry.name(), None, renamed.collect::<Result<Vec<_>>>()?)
+                })
+                .collect::<Result<Vec<_>>>()?
+        }
+        _ => rename_children(fields, level, record_fields)?,
     };
-    rebuilt(node, name, children)
+    rebuilt(node, name, id, children)
 }
 
-fn is_list_or_map(node: &ParquetType) -> bool {
-    matches!(Annotation::of(node), Annotation::List | Annotation::Map)
-}
-
-/// `node` of a file named `name`, with `children` if it is a group.
-fn rebuilt(node: &ParquetType, name: &str, children: Vec<TypePtr>) -> Result<TypePtr> {
-    let info = node.get_basic_info();
-    let id = info.has_id().then(|| info.id());
+/// `node` of a file named `name`, with the field id `id` and `children`
+/// if it is a group.
+fn rebuilt(node: &ParquetType, name: &str, id: Option<i32>, children: Vec<TypePtr>) -> Result<TypePtr> {
     Ok(Arc::new(schema::rebuilt(node, name, id, node.is_group().then_some(children))?))
 }
 
@@ -271,5 +295,80 @@ fn dotted(parent: &str, name: &str) -> String {
         name.to_owned()
     } else {
         format!("{parent}.{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use iceberg::spec::NameMapping;
+    use magnolify_parquet::parquet::schema::parser::parse_message_type;
+
+    use super::*;
+
+    /// The leaf paths of `file` renamed to the fields of `record` (messages
+    /// in Parquet's text form), through the name mapping `mapping` (JSON).
+    fn renamed_leaves(file: &str, mapping: &str, record: &str) -> Vec<String> {
+        let file = SchemaDescriptor::new(Arc::new(parse_message_type(file).unwrap()));
+        let mapping = Mapping::from(serde_json::from_str::<NameMapping>(mapping).unwrap());
+        let record = parse_message_type(record).unwrap();
+        let renamed = renamed_by_id(&file, &mapping, &record).unwrap();
+        renamed.columns().iter().map(|c| c.path().string()).collect()
+    }
+
+    #[test]
+    fn a_file_without_ids_is_renamed_through_every_list_and_map_layout_of_the_mapping() {
+        let file = "message m {
+            required int64 a;
+            optional group three (LIST) { repeated group list { optional group element { optional int32 x; } } }
+            optional group two (LIST) { repeated group array { optional int32 x; optional int32 y; } }
+            optional group kv (MAP) {
+                repeated group key_value { required binary key (STRING); optional group value { optional int32 x; } }
+            }
+            optional group broken (MAP) { repeated int32 key_value; }
+            optional int32 unmapped;
+        }";
+        let mapping = r#"[{"field-id": 1, "names": ["a"]},
+            {"field-id": 2, "names": ["three"], "fields": [
+                {"field-id": 3, "names": ["element"], "fields": [{"field-id": 4, "names": ["x"]}]}]},
+            {"field-id": 5, "names": ["two"], "fields": [
+                {"field-id": 6, "names": ["element"], "fields": [
+                    {"field-id": 7, "names": ["x"]}, {"field-id": 8, "names": ["y"]}]}]},
+            {"field-id": 9, "names": ["kv"], "fields": [
+                {"field-id": 10, "names": ["key"]},
+                {"field-id": 11, "names": ["value"], "fields": [{"field-id": 12, "names": ["x"]}]}]},
+            {"field-id": 13, "names": ["broken"], "fields": [{"field-id": 14, "names": ["key"]}]}]"#;
+        // The record type's names, all changed since the file was written.
+        let record = "message r {
+            required int64 a2 = 1;
+            optional group three2 (LIST) = 2 {
+                repeated group list { optional group element = 3 { optional int32 x2 = 4; } }
+            }
+            optional group two2 (LIST) = 5 { repeated group array = 6 { optional int32 x2 = 7; optional int32 y2 = 8; } }
+            optional group kv2 (MAP) = 9 {
+                repeated group key_value { required binary key (STRING) = 10; optional group value = 11 { optional int32 x2 = 12; } }
+            }
+            optional int32 unmapped;
+        }";
+        let expected = [
+            "a2",
+            "three2.list.element.x2",
+            // A two-level list's element fields are matched by position.
+            "two2.array.x",
+            "two2.array.y",
+            "kv2.key_value.key",
+            "kv2.key_value.value.x2",
+            // Mapped, but not a field of the record type: out of the way.
+            "__dropped_field_13.key_value",
+            "unmapped",
+        ];
+        assert_eq!(renamed_leaves(file, mapping, record), expected);
+    }
+
+    #[test]
+    fn a_file_with_ids_keeps_them_and_ignores_the_mapping() {
+        let file = "message m { required int64 a = 7; optional int32 b; }";
+        let mapping = r#"[{"field-id": 1, "names": ["a", "b"]}]"#;
+        let record = "message r { required int64 seven = 7; optional int32 one = 1; }";
+        assert_eq!(renamed_leaves(file, mapping, record), ["seven", "b"]);
     }
 }
