@@ -164,19 +164,15 @@ fn arrow_round_trips_its_own_file_and_ours() {
 }
 
 #[test]
-fn row_api_reads_our_files() {
+fn the_row_api_and_typed_arrow_read_our_files() {
     let records = nested::generate(N, SEED);
-    assert_eq!(row_api::read_nested(derive_file(&records)).expect("nested"), records);
+    let file = derive_file(&records);
+    assert_eq!(row_api::read_nested(file.clone()).expect("Row API, nested"), records);
+    assert_eq!(typed_arrow::read_nested(file).expect("typed-arrow, nested"), records);
     let flats = flat::generate(N, SEED);
-    assert_eq!(row_api::read_flat(derive_file(&flats)).expect("flat"), flats);
-}
-
-#[test]
-fn typed_arrow_reads_our_files() {
-    let records = nested::generate(N, SEED);
-    assert_eq!(typed_arrow::read_nested(derive_file(&records)).expect("nested"), records);
-    let flats = flat::generate(N, SEED);
-    assert_eq!(typed_arrow::read_flat(derive_file(&flats)).expect("flat"), flats);
+    let file = derive_file(&flats);
+    assert_eq!(row_api::read_flat(file.clone()).expect("Row API, flat"), flats);
+    assert_eq!(typed_arrow::read_flat(file).expect("typed-arrow, flat"), flats);
 }
 
 #[test]

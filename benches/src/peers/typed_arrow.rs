@@ -61,43 +61,45 @@ mod columns {
 /// Every record of a flat file: arrow's reader (batches of 1024 rows, as
 /// `read_arrow_decode_only`), then each row's view into a [`Flat`].
 pub fn read_flat(file: Bytes) -> Result<Vec<Flat>, BoxError> {
-    let mut out = Vec::new();
-    for batch in ParquetRecordBatchReaderBuilder::try_new(file)?.with_batch_size(1024).build()? {
-        let batch = batch?;
-        out.reserve(batch.num_rows());
-        for row in batch.iter_views::<FlatColumns>()? {
-            let row = row?;
-            out.push(Flat {
-                id: row.id,
-                score: row.score,
-                name: row.name.to_owned(),
-                active: row.active,
-                maybe: row.maybe,
-                note: row.note.map(str::to_owned),
-                ts: millis_to_time(row.ts.value()).ok_or("ts: out of chrono's range")?,
-                payload: row.payload.to_vec(),
-            });
-        }
-    }
-    Ok(out)
+    read_rows::<FlatColumns, _>(file, |row| {
+        Ok(Flat {
+            id: row.id,
+            score: row.score,
+            name: row.name.to_owned(),
+            active: row.active,
+            maybe: row.maybe,
+            note: row.note.map(str::to_owned),
+            ts: millis_to_time(row.ts.value()).ok_or("ts: out of chrono's range")?,
+            payload: row.payload.to_vec(),
+        })
+    })
 }
 
 /// Every record of a nested file, as [`read_flat`] reads a flat one.
 pub fn read_nested(file: Bytes) -> Result<Vec<Nested>, BoxError> {
+    read_rows::<NestedColumns, _>(file, |row| {
+        Ok(Nested {
+            b: row.b,
+            i: row.i,
+            s: row.s.to_owned(),
+            r: required(row.r),
+            o: row.o.map(required),
+            l: row.l.map(|item| item.map(required)).collect::<Result<_, _>>()?,
+        })
+    })
+}
+
+/// Every row of a file as `C`'s view, made into a record by `record`.
+fn read_rows<C: FromRecordBatch, R>(
+    file: Bytes,
+    mut record: impl FnMut(C::View<'_>) -> Result<R, BoxError>,
+) -> Result<Vec<R>, BoxError> {
     let mut out = Vec::new();
     for batch in ParquetRecordBatchReaderBuilder::try_new(file)?.with_batch_size(1024).build()? {
         let batch = batch?;
         out.reserve(batch.num_rows());
-        for row in batch.iter_views::<NestedColumns>()? {
-            let row = row?;
-            out.push(Nested {
-                b: row.b,
-                i: row.i,
-                s: row.s.to_owned(),
-                r: required(row.r),
-                o: row.o.map(required),
-                l: row.l.map(|item| item.map(required)).collect::<Result<_, _>>()?,
-            });
+        for row in batch.iter_views::<C>()? {
+            out.push(record(row?)?);
         }
     }
     Ok(out)
