@@ -265,13 +265,21 @@ fn rename(node: &TypePtr, name: &str, mapped: Option<&MappedField>, record: Opti
                         return Ok(entry.clone());
                     }
                     let inner = entry.get_fields();
+                    if annotation == Annotation::List && inner.len() != 1 {
+                        // A two-level list whose repeated group is the
+                        // element, a struct: its fields are renamed by id
+                        // as any struct's, against the record's element.
+                        let record_element = record_entry.map(|e| element_of(e));
+                        let record_element_fields = record_element.map_or(&[][..], |e| e.get_fields());
+                        let children = rename_children(inner, below(element), record_element_fields)?;
+                        return rebuilt(entry, entry.name(), id_of(entry, element), children);
+                    }
                     let renamed = inner.iter().enumerate().map(|(i, child)| {
                         let mapped = match annotation {
                             Annotation::Map => ["key", "value"].get(i).and_then(|n| named(level, n)),
                             // A three-level list's repeated group holds the
-                            // element; a two-level one's is the element.
-                            _ if inner.len() == 1 => element,
-                            _ => named(below(element), child.name()),
+                            // element.
+                            _ => element,
                         };
                         rename(child, child.name(), mapped, entry_fields.get(i).map(|c| &**c))
                     });
@@ -282,6 +290,15 @@ fn rename(node: &TypePtr, name: &str, mapped: Option<&MappedField>, record: Opti
         _ => rename_children(fields, level, record_fields)?,
     };
     rebuilt(node, name, id, children)
+}
+
+/// The element of a list's repeated group `entry`: the one group it holds
+/// (three levels), or the entry itself (two levels).
+fn element_of(entry: &ParquetType) -> &ParquetType {
+    match entry.get_fields() {
+        [only] => only,
+        _ => entry,
+    }
 }
 
 /// `node` of a file named `name`, with the field id `id` and `children`
@@ -352,9 +369,10 @@ mod tests {
         let expected = [
             "a2",
             "three2.list.element.x2",
-            // A two-level list's element fields are matched by position.
-            "two2.array.x",
-            "two2.array.y",
+            // A two-level list's repeated group is its element: its
+            // fields are renamed by id too.
+            "two2.array.x2",
+            "two2.array.y2",
             "kv2.key_value.key",
             "kv2.key_value.value.x2",
             // Mapped, but not a field of the record type: out of the way.
