@@ -4,7 +4,7 @@
 //! typed-arrow).
 //!
 //! Each bench target in `benches/` is one group (`seed`, `nested`, `flat`,
-//! `file`, `filter`, `dataset`); this crate holds everything they share, so that its tests can
+//! `file`, `filter`, `dataset`, `store`); this crate holds everything they share, so that its tests can
 //! check that every path reads back exactly what was written.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
