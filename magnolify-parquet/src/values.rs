@@ -2,8 +2,36 @@
 //! shredding fills them for the encoders, decoding fills them for assembly.
 //! Byte strings of a batch share one allocation.
 
+use std::ops::Range;
+
 use parquet::basic::Type as PhysicalType;
 use parquet::data_type::Int96;
+
+/// The length up to which [`extend_from_range`] copies a value as one block
+/// of this many bytes: room for it is what a buffer reserved for values
+/// copied so needs beyond their own bytes.
+pub(crate) const SHORT: usize = 16;
+
+/// Appends `src[at]` to `out`, if it lies in `src`. A value of up to
+/// [`SHORT`] bytes is copied as one block of `SHORT` bytes (when `src` holds
+/// that many from its start) and cut back to its length: a copy of constant
+/// size is a few register moves, where one of each value's own size is a
+/// call to `memcpy`, most of the cost of copying short strings (the values
+/// of a dictionary page or a PLAIN page, read or written).
+#[inline(always)]
+pub(crate) fn extend_from_range(out: &mut Vec<u8>, src: &[u8], at: Range<usize>) -> Option<()> {
+    // A range that ends before it starts is no value, as `src.get` says.
+    let len = at.end.checked_sub(at.start)?;
+    let end = out.len() + len;
+    match src.get(at.start..at.start.checked_add(SHORT)?) {
+        Some(block) if len <= SHORT => {
+            out.extend_from_slice(block);
+            out.truncate(end);
+        }
+        _ => out.extend_from_slice(src.get(at)?),
+    }
+    Some(())
+}
 
 /// Contiguous bytes of many values: one allocation per batch, not per value.
 ///
@@ -96,6 +124,24 @@ impl ByteBuffer {
         data.extend_from_slice(value);
         let end = data.len();
         self.ends.push(end);
+    }
+
+    /// Appends the value at `at` of `src`, if it lies there, copied by
+    /// [`extend_from_range`].
+    #[inline(always)]
+    pub(crate) fn push_from(&mut self, src: &[u8], at: Range<usize>) -> Option<()> {
+        let data = self.data_mut();
+        extend_from_range(data, src, at)?;
+        let end = data.len();
+        self.ends.push(end);
+        Some(())
+    }
+
+    /// Appends value `i` of `other`, if it has one.
+    #[inline(always)]
+    pub(crate) fn push_value_of(&mut self, other: &ByteBuffer, i: usize) -> Option<()> {
+        let (start, end) = other.bounds(i)?;
+        self.push_from(&other.bytes, start..end)
     }
 
     /// Makes room for `values` more values of `bytes` bytes in all.
@@ -223,7 +269,7 @@ impl ColumnValues {
                     (ColumnValues::Bytes(to), ColumnValues::Bytes(from))
                     | (ColumnValues::Fixed(to, _), ColumnValues::Fixed(from, _)) => {
                         for i in range.clone() {
-                            to.push(from.get(i).ok_or_else(missing)?);
+                            to.push_value_of(from, i).ok_or_else(missing)?;
                         }
                     }
                     (to, from) => return Err(format!("{} values copied into a {} column", from.kind(), to.kind())),
@@ -342,6 +388,29 @@ mod tests {
         b.check_text();
         assert_eq!(b.get_str(0).unwrap().unwrap(), "ü");
         assert_eq!(b.text.as_ptr(), copy, "the copy was allocated again");
+    }
+
+    #[test]
+    fn values_pushed_from_a_page_are_theirs_whether_copied_as_a_block_or_not() {
+        // 40 bytes: short values with 16 bytes after their start (copied as a
+        // block and cut back), a short one near the end (copied exactly), a
+        // long one, an empty one, and ranges that do not lie in the source.
+        let src: Vec<u8> = (0..40).collect();
+        let mut b = ByteBuffer::default();
+        let ranges = [0..3, 3..3, 5..21, 10..12, 30..38, 2..30, 39..40, 40..40];
+        for r in ranges.clone() {
+            assert_eq!(b.push_from(&src, r.clone()), Some(()), "{r:?}");
+        }
+        let expected: Vec<&[u8]> = ranges.iter().map(|r| &src[r.clone()]).collect();
+        assert_eq!(b.split(), expected);
+        assert_eq!(b.data().len(), ranges.iter().map(|r| r.len()).sum::<usize>(), "a block was not cut back");
+        // Past the end, and a range that ends before it starts.
+        #[allow(clippy::reversed_empty_ranges)]
+        let outside = [38..41, 41..41, 0..100, 5..3];
+        for r in outside {
+            assert_eq!(b.push_from(&src, r.clone()), None, "{r:?}");
+        }
+        assert_eq!(b.split(), expected, "a value that does not lie in the source changed the buffer");
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub(crate) fn gather(dictionary: &ColumnValues, indices: &[u32], out: &mut Colum
                 })*
                 (ColumnValues::Bytes(d), ColumnValues::Bytes(o)) | (ColumnValues::Fixed(d, _), ColumnValues::Fixed(o, _)) => {
                     for &i in indices {
-                        o.push(d.get(i as usize).unwrap_or_default());
+                        // Every index was checked to name an entry.
+                        o.push_value_of(d, i as usize).unwrap_or_else(|| o.push(&[]));
                     }
                 }
                 (d, o) => return Err(format!("a {} dictionary for a {} column", d.kind(), o.kind())),

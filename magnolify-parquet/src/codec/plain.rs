@@ -8,7 +8,7 @@
 
 use parquet::data_type::Int96;
 
-use crate::values::ColumnValues;
+use crate::values::{ColumnValues, SHORT};
 
 /// Where the next PLAIN value of a page is: a byte offset, or for booleans
 /// a bit offset.
@@ -77,16 +77,17 @@ impl Plain {
                 if n > left / 4 {
                     return Err(format!("{n} byte arrays, but the page has {left} bytes left"));
                 }
-                b.reserve(n, left - 4 * n);
+                // Room for the last value's block of `SHORT` bytes too.
+                b.reserve(n, left - 4 * n + SHORT);
                 let mut pos = self.pos;
                 for _ in 0..n {
                     let value = page.get(pos..pos + 4).and_then(|len| {
                         let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
-                        page.get(pos + 4..(pos + 4).checked_add(len)?)
+                        let start = pos + 4;
+                        b.push_from(page, start..start.checked_add(len)?)?;
+                        Some(start + len)
                     });
-                    let value = value.ok_or_else(|| format!("a byte array runs past the page's end at byte {pos}"))?;
-                    b.push(value);
-                    pos += 4 + value.len();
+                    pos = value.ok_or_else(|| format!("a byte array runs past the page's end at byte {pos}"))?;
                 }
                 self.pos = pos;
             }

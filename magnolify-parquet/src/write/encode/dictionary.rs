@@ -11,7 +11,7 @@ use std::ops::Range;
 use hashbrown::HashTable;
 
 use super::plain;
-use crate::values::ColumnValues;
+use crate::values::{ColumnValues, SHORT};
 
 /// A dictionary being built.
 pub(crate) struct Dictionary {
@@ -49,7 +49,7 @@ impl Dictionary {
 
     /// The dictionary page's values: the entries, PLAIN.
     pub(crate) fn page(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.encoded);
+        let mut out = Vec::with_capacity(self.encoded + SHORT);
         plain::encode(&self.entries, 0..self.entries.len(), &mut out);
         out
     }
@@ -104,7 +104,8 @@ impl Dictionary {
                         Some(&slot) => slot as u32,
                         None => {
                             let j = e.len() as u32;
-                            e.push(value);
+                            // Copied from the batch's buffer, where short values copy as a block.
+                            e.push_value_of(v, i).unwrap_or_else(|| e.push(value));
                             *encoded += prefix + value.len();
                             table.insert_unique(hash, slot(hash, j), |&slot| rehash(slot));
                             j

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::values::ColumnValues;
+use crate::values::{extend_from_range, ColumnValues, SHORT};
 
 /// Appends the PLAIN bytes of `values[range]` (any type but BOOLEAN) to `out`.
 pub(crate) fn encode(values: &ColumnValues, range: Range<usize>, out: &mut Vec<u8>) {
@@ -35,12 +35,13 @@ pub(crate) fn encode(values: &ColumnValues, range: Range<usize>, out: &mut Vec<u
         ColumnValues::Bytes(b) => {
             let ends = b.ends();
             let (first, last) = (bounds(ends, range.start), bounds(ends, range.end));
-            out.reserve(last - first + 4 * range.len());
+            out.reserve(last - first + 4 * range.len() + SHORT);
             let data = b.data();
             let mut start = first;
             for &end in &ends[range] {
                 out.extend_from_slice(&((end - start) as u32).to_le_bytes());
-                out.extend_from_slice(&data[start..end]);
+                // The ends lie in the data, in order: the slice is the old copy.
+                extend_from_range(out, data, start..end).unwrap_or_else(|| out.extend_from_slice(&data[start..end]));
                 start = end;
             }
         }

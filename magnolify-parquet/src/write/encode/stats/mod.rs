@@ -205,15 +205,24 @@ impl ValueStats {
 
     fn update_bytes(&mut self, buf: &ByteBuffer, range: Range<usize>) {
         match self.kind.order {
-            Order::Bytes => self.scan_bytes(buf, range, |a, b| a.cmp(b), |_| false),
-            Order::Decimal => self.scan_bytes(buf, range, decimal_cmp, |_| false),
-            Order::F16 => self.scan_bytes(buf, range, |a, b| f16_key(a).cmp(&f16_key(b)), f16_is_nan),
+            // A value whose first byte lies strictly between the bounds' first
+            // bytes lies strictly between them: most values of a page, each
+            // then passed without its two comparisons (two calls to `memcmp`).
+            Order::Bytes => self.scan_bytes(buf, range, |a, b| a.cmp(b), |_| false, |v, min, max| {
+                matches!((v.first(), min.first(), max.first()), (Some(v), Some(lo), Some(hi)) if lo < v && v < hi)
+            }),
+            Order::Decimal => self.scan_bytes(buf, range, decimal_cmp, |_| false, |_, _, _| false),
+            Order::F16 => {
+                self.scan_bytes(buf, range, |a, b| f16_key(a).cmp(&f16_key(b)), f16_is_nan, |_, _, _| false)
+            }
             _ => {}
         }
     }
 
     /// Finds the bounds of byte array values by reference, then copies at
-    /// most the two values that displace the bounds so far.
+    /// most the two values that displace the bounds so far. `inside(v, min,
+    /// max)`: a quick test that `v` lies strictly between the bounds (and is
+    /// no NaN), so that it displaces neither; false when it cannot tell.
     #[inline(always)]
     fn scan_bytes(
         &mut self,
@@ -221,6 +230,7 @@ impl ValueStats {
         range: Range<usize>,
         cmp: impl Fn(&[u8], &[u8]) -> Ordering,
         nan: impl Fn(&[u8]) -> bool,
+        inside: impl Fn(&[u8], &[u8], &[u8]) -> bool,
     ) {
         let mut values = byte_values(buf, range);
         let Some(first) = values.next() else {
@@ -231,6 +241,9 @@ impl ValueStats {
         for v in values {
             let v_nan = nan(v);
             nans += u64::from(v_nan);
+            if inside(v, min, max) {
+                continue;
+            }
             if displaces(nan(min), v_nan, cmp(v, min), Ordering::Less) {
                 min = v;
             }

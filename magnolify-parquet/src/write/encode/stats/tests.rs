@@ -260,6 +260,22 @@ fn binary_bounds_are_cut_and_the_max_incremented() {
 }
 
 #[test]
+fn binary_bounds_where_first_bytes_tie_with_the_bounds_so_far() {
+    // The scan passes over a value whose first byte lies strictly between
+    // the bounds' first bytes; these values share first bytes with the
+    // bounds so far, are empty, or begin with the least and greatest bytes.
+    let values: [&[u8]; 12] = [b"m", b"mb", b"ma", b"b", b"a", b"az", b"zz", b"z", b"", b"\0", b"z\xFF", b"\xFF"];
+    for (n, expected) in [(8, (&b"a"[..], &b"zz"[..])), (12, (&b""[..], &b"\xFF"[..]))] {
+        let values = &values[..n];
+        let (ours, _) =
+            run("BYTE_ARRAY", Layout::Required, vec![], vec![], ColumnValues::Bytes(bytes(values)), pages_of(100));
+        let chunk = ours.chunk.expect("chunk statistics");
+        let bounds = (chunk.min_bytes_opt().unwrap_or_default(), chunk.max_bytes_opt().unwrap_or_default());
+        assert_eq!(bounds, expected, "the first {n} values");
+    }
+}
+
+#[test]
 fn strings_are_cut_at_characters() {
     let props = pages_of(9).set_statistics_truncate_length(Some(5)).set_column_index_truncate_length(Some(2));
     let run_text = |values: &[&str], props: WriterPropertiesBuilder| {
