@@ -121,7 +121,7 @@ fn to_units(secs: i64, nanos: u32, opts: &FieldOptions, what: &str) -> Result<i6
 /// One arm per unit, so that each divides by a constant (a run-time divisor
 /// showed in read profiles); the date comes from [`civil`], which remembers
 /// the last day.
-#[inline]
+#[inline(always)]
 fn from_units(units: i64, unit: TimeUnit) -> Option<DateTime<Utc>> {
     match unit {
         TimeUnit::Millis => civil::datetime::<1_000>(units),
@@ -211,7 +211,10 @@ fn resolve_timestamp(
 }
 
 /// Reads one timestamp as an instant (local timestamps as if at UTC).
-#[inline]
+/// Inlined whole into the record's read: out of line, its result went
+/// back through the stack as two 4-byte halves read as one 8-byte word,
+/// a store-forwarding stall per value.
+#[inline(always)]
 fn read_timestamp(plan: &LeafPlan<TimestampConv>, src: &mut RecordSource) -> Result<DateTime<Utc>> {
     let c = plan.cursor;
     let unit = plan.conv.unit;
@@ -306,7 +309,7 @@ impl<'de> ParquetRead<'de> for NaiveDateTime {
         resolve_timestamp(node, opts, resolver, "a NaiveDateTime", false)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         read_timestamp(plan, src).map(|v| v.naive_utc())
     }
@@ -347,7 +350,7 @@ impl<'de> ParquetRead<'de> for DateTime<Utc> {
         resolve_timestamp(node, opts, resolver, "a DateTime<Utc>", true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn read(plan: &Self::ReadPlan, src: &mut RecordSource<'de>) -> Result<Self> {
         read_timestamp(plan, src)
     }

@@ -25,15 +25,20 @@ thread_local! {
 /// chrono can hold it.
 #[inline]
 pub(super) fn date(days: i64) -> Option<NaiveDate> {
-    LAST_DAY.with(|last| {
-        let (last_days, last_date) = last.get();
-        if last_days == days {
-            return Some(last_date);
-        }
-        let date = NaiveDate::from_epoch_days(i32::try_from(days).ok()?)?;
-        last.set((days, date));
-        Some(date)
+    LAST_DAY.with(|last| match last.get() {
+        (last_days, last_date) if last_days == days => Some(last_date),
+        _ => convert_and_remember(last, days),
     })
+}
+
+/// A day not remembered: chrono's date for it, remembered. Out of line, so
+/// that the remembered day's path stays small where it is inlined.
+#[cold]
+#[inline(never)]
+fn convert_and_remember(last: &Cell<(i64, NaiveDate)>, days: i64) -> Option<NaiveDate> {
+    let date = NaiveDate::from_epoch_days(i32::try_from(days).ok()?)?;
+    last.set((days, date));
+    Some(date)
 }
 
 /// `units` counts of `1 / PER` second since 1970-01-01 00:00:00, if chrono
