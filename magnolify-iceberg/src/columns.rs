@@ -25,11 +25,18 @@ pub struct TableColumns<T> {
     message: TypePtr,
     /// The ids of columns in files written without them.
     mapping: Mapping,
-    /// The schema of the one data file this converter reads, already
-    /// renamed ([`TableColumns::for_file`]), so that reading it does not
-    /// rename it again.
-    file: Option<Arc<SchemaDescriptor>>,
+    /// The data file this converter was made for, with its schema renamed
+    /// ([`TableColumns::for_file`]), so that reading it does not rename it
+    /// again.
+    file: Option<RenamedFile>,
     derived: Derived<T>,
+}
+
+/// A data file's schema and the same schema renamed to `T`'s fields.
+#[derive(Clone)]
+struct RenamedFile {
+    schema: Arc<SchemaDescriptor>,
+    renamed: Arc<SchemaDescriptor>,
 }
 
 impl<T> TableColumns<T> {
@@ -60,10 +67,10 @@ impl<T> TableColumns<T> {
     /// here once, and whether every column kept its name (the library's
     /// reader prunes by column names, so a predicate can go to it only
     /// then).
-    pub(crate) fn for_file(mut self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self, bool)> {
+    pub(crate) fn for_file(mut self, file: &Arc<SchemaDescriptor>) -> magnolify_parquet::Result<(Self, bool)> {
         let renamed = self.renamed(file)?;
         let same_names = renamed.columns().iter().zip(file.columns()).all(|(a, b)| a.path() == b.path());
-        self.file = Some(Arc::new(renamed));
+        self.file = Some(RenamedFile { schema: Arc::clone(file), renamed: Arc::new(renamed) });
         Ok((self, same_names))
     }
 }
@@ -113,9 +120,11 @@ impl<T: OwnedRecord> RecordRead for TableColumns<T> {
     type ReadPlan = <Derived<T> as RecordRead>::ReadPlan;
 
     fn resolve(&self, file: &SchemaDescriptor) -> magnolify_parquet::Result<(Self::ReadPlan, Vec<usize>)> {
+        // The renamed schema stands only for the schema it was made from
+        // (compared, once per file); any other is renamed here.
         let renamed = match &self.file {
-            Some(renamed) => Arc::clone(renamed),
-            None => Arc::new(self.renamed(file)?),
+            Some(made) if made.schema.root_schema() == file.root_schema() => Arc::clone(&made.renamed),
+            _ => Arc::new(self.renamed(file)?),
         };
         self.derived.resolve(&renamed)
     }
@@ -128,4 +137,36 @@ impl<T: OwnedRecord> RecordRead for TableColumns<T> {
 
 impl<T: OwnedRecord> RecordReadOwned for TableColumns<T> {
     type Owned = T;
+}
+
+#[cfg(test)]
+mod tests {
+    use iceberg::spec::NameMapping;
+    use magnolify_parquet::parquet::schema::parser::parse_message_type;
+    use magnolify_parquet::ParquetType;
+
+    use super::*;
+
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Row {
+        a2: i64,
+    }
+
+    fn schema(message: &str) -> Arc<SchemaDescriptor> {
+        Arc::new(SchemaDescriptor::new(Arc::new(parse_message_type(message).unwrap())))
+    }
+
+    #[test]
+    fn a_converter_made_for_one_file_renames_the_schema_of_another_it_is_given() {
+        let message = Arc::new(parse_message_type("message Row { required int64 a2 = 1; }").unwrap());
+        let mapping = Mapping::from(serde_json::from_str::<NameMapping>("[]").unwrap());
+        // Field 1 is the first column of one file and the second of the other.
+        let first = schema("message m { required int64 a = 1; }");
+        let second = schema("message m { required int64 a = 9; required int64 x = 1; }");
+        let (columns, same_names) = TableColumns::<Row>::new(message, mapping).for_file(&first).unwrap();
+        assert!(!same_names);
+        assert_eq!(columns.resolve(&first).unwrap().1, [0]);
+        // Not the first file's renamed schema, whose column 0 is field 1.
+        assert_eq!(columns.resolve(&second).unwrap().1, [1]);
+    }
 }
