@@ -81,13 +81,14 @@ impl Plain {
                 b.reserve(n, left - 4 * n + SHORT);
                 let mut pos = self.pos;
                 for _ in 0..n {
-                    let value = page.get(pos..pos + 4).and_then(|len| {
+                    // Where the value after this one starts, if this one lies in the page.
+                    let next = page.get(pos..pos + 4).and_then(|len| {
                         let len = u32::from_le_bytes(len.try_into().ok()?) as usize;
                         let start = pos + 4;
                         b.push_from(page, start..start.checked_add(len)?)?;
                         Some(start + len)
                     });
-                    pos = value.ok_or_else(|| format!("a byte array runs past the page's end at byte {pos}"))?;
+                    pos = next.ok_or_else(|| format!("a byte array runs past the page's end at byte {pos}"))?;
                 }
                 self.pos = pos;
             }
