@@ -1,8 +1,9 @@
 //! Field ids between a record type, a table and its files.
 //!
 //! A record type meets a table by field id (its `#[parquet(field_id)]`
-//! attributes) or, for a field without one, by name: any name the table's
-//! name mapping gives the column, or its name now. Data files are written
+//! attributes) or, for a field without one, by name: the column's name in
+//! the schema read (a snapshot's own, when reading one), any name the
+//! table's name mapping gives it, or its name now. Data files are written
 //! with the table's ids on every node; a data file is read by renaming its
 //! columns to the record type's names by id, so that the library's reader
 //! (which matches by name) reads a renamed column into its field and a
@@ -34,19 +35,67 @@ pub(crate) enum Mode {
 /// requires cannot be written from an `Option`. Reading, the fields the
 /// table lacks keep no id (they read as missing).
 pub(crate) fn with_table_ids(message: &ParquetType, table: &Schema, mapping: &Mapping, mode: Mode) -> Result<TypePtr> {
+    with_ids(message, table, None, mapping, mode)
+}
+
+/// `message` with the ids of a snapshot's schema, `then`, for reading it.
+///
+/// A snapshot reads with the schema it was written with: a field's name
+/// is looked up in `then` first (a name that belonged to another column
+/// then follows the snapshot), then in the name mapping, then in the
+/// table's schema `now` (a column renamed since the snapshot keeps its id);
+/// the id found must be a column of `then`. A field none of them give a
+/// column of `then` keeps no id: the snapshot lacks it, and it reads as
+/// missing (`None`, its default, or an error naming a required field).
+pub(crate) fn with_snapshot_ids(
+    message: &ParquetType,
+    then: &Schema,
+    now: &Schema,
+    mapping: &Mapping,
+) -> Result<TypePtr> {
+    with_ids(message, then, Some(now.as_struct()), mapping, Mode::Read)
+}
+
+fn with_ids(
+    message: &ParquetType,
+    table: &Schema,
+    now: Option<&StructType>,
+    mapping: &Mapping,
+    mode: Mode,
+) -> Result<TypePtr> {
     let own = schema_of(message)?;
     let level = mapping.fields();
-    let fields = struct_children(message.get_fields(), own.as_struct(), table.as_struct(), level, "", mode)?;
+    let tables = Tables { table: table.as_struct(), now };
+    let fields = struct_children(message.get_fields(), own.as_struct(), tables, level, "", mode)?;
     let name = message.get_basic_info().name();
     let rebuilt = ParquetType::group_type_builder(name).with_fields(fields).build();
     Ok(Arc::new(rebuilt.map_err(|e| Error::schema(name, e.to_string()))?))
+}
+
+/// A struct of the schema read, and the same struct (by id) in the
+/// table's schema now when reading a snapshot, whose names it falls back on.
+#[derive(Clone, Copy)]
+struct Tables<'a> {
+    table: &'a StructType,
+    now: Option<&'a StructType>,
+}
+
+impl<'a> Tables<'a> {
+    /// The column of `table` that a field named `name` (without an id of
+    /// its own) meets: by that name, else by the name mapping's id, else by
+    /// the id the column of that name has now.
+    fn by_name(self, name: &str, mapped: Option<&MappedField>) -> Option<&'a Arc<NestedField>> {
+        let by_mapping = || mapped.and_then(MappedField::field_id).and_then(|id| self.table.field_by_id(id));
+        let by_name_now = || self.now?.field_by_name(name).and_then(|f| self.table.field_by_id(f.id));
+        self.table.field_by_name(name).or_else(by_mapping).or_else(by_name_now)
+    }
 }
 
 /// The children of a struct, each with its table field's id.
 fn struct_children(
     nodes: &[TypePtr],
     own: &StructType,
-    table: &StructType,
+    tables: Tables<'_>,
     mapped: &Level,
     parent: &str,
     mode: Mode,
@@ -57,12 +106,8 @@ fn struct_children(
         let info = node.get_basic_info();
         let path = dotted(parent, info.name());
         let mapped = named(mapped, &own_field.name);
-        let found = if info.has_id() {
-            table.field_by_id(info.id())
-        } else {
-            let by_mapping = mapped.and_then(MappedField::field_id).and_then(|id| table.field_by_id(id));
-            by_mapping.or_else(|| table.fields().iter().find(|f| f.name == own_field.name))
-        };
+        let found =
+            if info.has_id() { tables.table.field_by_id(info.id()) } else { tables.by_name(&own_field.name, mapped) };
         match found {
             Some(table_field) if matched.contains(&table_field.id) => {
                 // Two fields on one column (a name and an older name of
@@ -80,7 +125,8 @@ fn struct_children(
                 matched.push(table_field.id);
                 // Below a field, the mapping's level of the table's column.
                 let mapped = mapped.filter(|m| m.field_id() == Some(table_field.id));
-                out.push(Arc::new(node_with_ids(node, own_field, table_field, mapped, &path, mode)?));
+                let now = tables.now.and_then(|now| now.field_by_id(table_field.id)).map(|f| &**f);
+                out.push(Arc::new(node_with_ids(node, own_field, (table_field, now), mapped, &path, mode)?));
             }
             None if mode == Mode::Read => out.push(node.clone()),
             None => {
@@ -95,7 +141,7 @@ fn struct_children(
         }
     }
     if mode == Mode::Write {
-        if let Some(missing) = table.fields().iter().find(|f| f.required && !matched.contains(&f.id)) {
+        if let Some(missing) = tables.table.fields().iter().find(|f| f.required && !matched.contains(&f.id)) {
             return Err(Error::schema(
                 dotted(parent, &missing.name),
                 "the table requires this column and the record type has no field for it",
@@ -105,12 +151,16 @@ fn struct_children(
     Ok(out)
 }
 
+/// A column of the schema read, and the same column (by id) in the table's
+/// schema now when reading a snapshot.
+type Column<'a> = (&'a NestedField, Option<&'a NestedField>);
+
 /// `node` with the id of `table` (its field in the table), and its
 /// children with theirs.
 fn node_with_ids(
     node: &ParquetType,
     own: &NestedField,
-    table: &NestedField,
+    (table, now): Column<'_>,
     mapped: Option<&MappedField>,
     path: &str,
     mode: Mode,
@@ -133,19 +183,32 @@ fn node_with_ids(
             Ok(schema::with_id(node.clone(), table.id)?)
         }
         (ParquetType::GroupType { fields, .. }, Type::Struct(own_struct), Type::Struct(table_struct)) => {
-            let children = struct_children(fields, own_struct, table_struct, below(mapped), path, mode)?;
+            let now = now.and_then(|f| match &*f.field_type {
+                Type::Struct(now) => Some(now),
+                _ => None,
+            });
+            let tables = Tables { table: table_struct, now };
+            let children = struct_children(fields, own_struct, tables, below(mapped), path, mode)?;
             rebuild_group(node, Some(table.id), children)
         }
         (ParquetType::GroupType { fields, .. }, Type::List(own_list), Type::List(table_list)) => {
-            let element = (&own_list.element_field, &table_list.element_field, named(below(mapped), "element"));
+            let now = now.and_then(|f| match &*f.field_type {
+                Type::List(now) => Some(&*now.element_field),
+                _ => None,
+            });
+            let element = (&own_list.element_field, (&*table_list.element_field, now), named(below(mapped), "element"));
             let entry = with_entry_ids(only_entry(fields, path)?, &[element], path, mode)?;
             rebuild_group(node, Some(table.id), vec![entry])
         }
         (ParquetType::GroupType { fields, .. }, Type::Map(own_map), Type::Map(table_map)) => {
             let level = below(mapped);
+            let now = now.and_then(|f| match &*f.field_type {
+                Type::Map(now) => Some(now),
+                _ => None,
+            });
             let pairs = [
-                (&own_map.key_field, &table_map.key_field, named(level, "key")),
-                (&own_map.value_field, &table_map.value_field, named(level, "value")),
+                (&own_map.key_field, (&*table_map.key_field, now.map(|m| &*m.key_field)), named(level, "key")),
+                (&own_map.value_field, (&*table_map.value_field, now.map(|m| &*m.value_field)), named(level, "value")),
             ];
             let entry = with_entry_ids(only_entry(fields, path)?, &pairs, path, mode)?;
             rebuild_group(node, Some(table.id), vec![entry])
@@ -173,7 +236,7 @@ fn only_entry<'a>(fields: &'a [TypePtr], path: &str) -> Result<&'a TypePtr> {
 /// its element (or key and value).
 fn with_entry_ids(
     entry: &TypePtr,
-    pairs: &[(&Arc<NestedField>, &Arc<NestedField>, Option<&MappedField>)],
+    pairs: &[(&Arc<NestedField>, Column<'_>, Option<&MappedField>)],
     path: &str,
     mode: Mode,
 ) -> Result<TypePtr> {
@@ -182,9 +245,9 @@ fn with_entry_ids(
         .get_fields()
         .iter()
         .zip(pairs)
-        .map(|(child, (own, table, mapped))| {
+        .map(|(child, (own, column, mapped))| {
             let child_path = dotted(&entry_path, child.name());
-            node_with_ids(child, own, table, *mapped, &child_path, mode).map(Arc::new)
+            node_with_ids(child, own, *column, *mapped, &child_path, mode).map(Arc::new)
         })
         .collect::<Result<Vec<_>>>()?;
     rebuild_group(entry, None, children).map(Arc::new)

@@ -3,6 +3,7 @@
 
 use futures::{StreamExt, TryStreamExt};
 use iceberg::scan::FileScanTask;
+use iceberg::spec::{Schema, SchemaRef};
 use iceberg::table::Table;
 use magnolify_parquet::filter::Predicate;
 use magnolify_parquet::parquet::schema::types::TypePtr;
@@ -11,15 +12,20 @@ use magnolify_parquet::{OwnedRecord, ReadOptions, ReaderBuilder};
 use crate::columns::TableColumns;
 use crate::error::{Error, Result};
 use crate::expression::expression;
-use crate::field_ids::{with_table_ids, Mode};
+use crate::field_ids::with_snapshot_ids;
 use crate::name_mapping::Mapping;
 
 /// A read of a table's snapshot into records of `T`.
 ///
-/// Columns are matched by field id: a column renamed in the table reads
-/// into the field that has its id (the field's own `field_id`, or the id
-/// of the table column of its name), a column added after a file was
-/// written reads as `None` (or the field's default) from it. Data files
+/// A snapshot reads with the schema it was written with, as Iceberg's
+/// spec says. Columns are matched by field id: a field's own `field_id`,
+/// or the id of the column of its name in the snapshot's schema (else of
+/// the name the table's name mapping or its schema now gives it, when the
+/// snapshot has that id). A column renamed in the table reads into the
+/// field that has its id; a column added after a file was written reads as
+/// `None` (or the field's default) from it, and a field the snapshot lacks
+/// reads so from every file (a required field without a default is then an
+/// error naming it). Data files
 /// come in the order iceberg-rust plans them, each file's records in
 /// order. A snapshot with delete files is refused (they are not applied
 /// yet), never read as if they were not there.
@@ -66,7 +72,7 @@ impl<T: OwnedRecord> TableScan<T> {
         self
     }
 
-    /// The snapshot read: `None` for a table without one.
+    /// The id of the snapshot read: `None` for a table without one.
     fn snapshot(&self) -> Result<Option<i64>> {
         let metadata = self.table.metadata();
         if let Some(id) = self.snapshot {
@@ -89,20 +95,32 @@ impl<T: OwnedRecord> TableScan<T> {
     /// iceberg-rust's planning keeps, given the filter (as an Iceberg
     /// expression: its partitions and each file's column bounds).
     pub async fn files(&self) -> Result<Vec<String>> {
-        let columns = self.columns()?;
-        Ok(self.plan(columns.message()).await?.into_iter().map(|task| task.data_file_path).collect())
+        let schema = self.schema()?;
+        let columns = self.columns(&schema)?;
+        Ok(self.plan(columns.message(), &schema).await?.into_iter().map(|task| task.data_file_path).collect())
     }
 
-    /// `T`'s columns with the table's field ids (fields the table lacks
-    /// have none, and read as missing) and its name mapping.
-    fn columns(&self) -> Result<TableColumns<T>> {
+    /// The schema of the snapshot read (the table's current schema for a
+    /// table without snapshots, or a snapshot that names none).
+    fn schema(&self) -> Result<SchemaRef> {
+        let metadata = self.table.metadata();
+        let snapshot = self.snapshot()?.and_then(|id| metadata.snapshot_by_id(id));
+        match snapshot.filter(|s| s.schema_id().is_some()) {
+            Some(snapshot) => Ok(snapshot.schema(metadata)?),
+            None => Ok(metadata.current_schema().clone()),
+        }
+    }
+
+    /// `T`'s columns with the field ids of the snapshot's schema (fields it
+    /// lacks have none, and read as missing) and the table's name mapping.
+    fn columns(&self, schema: &Schema) -> Result<TableColumns<T>> {
         let metadata = self.table.metadata();
         let mapping = Mapping::of(metadata, &self.table.identifier().to_string())?;
-        let message = with_table_ids(&*T::message()?, metadata.current_schema(), &mapping, Mode::Read)?;
+        let message = with_snapshot_ids(&*T::message()?, schema, metadata.current_schema(), &mapping)?;
         Ok(TableColumns::new(message, mapping))
     }
 
-    async fn plan(&self, message: &TypePtr) -> Result<Vec<FileScanTask>> {
+    async fn plan(&self, message: &TypePtr, schema: &Schema) -> Result<Vec<FileScanTask>> {
         let Some(snapshot) = self.snapshot()? else {
             return Ok(Vec::new());
         };
@@ -111,10 +129,7 @@ impl<T: OwnedRecord> TableScan<T> {
             // iceberg-rust binds the filter to the snapshot's schema: the
             // expression names its columns as they were then (by id), and a
             // column added since is no condition there.
-            let metadata = self.table.metadata();
-            let then = metadata.snapshot_by_id(snapshot).map(|s| s.schema(metadata)).transpose()?;
-            let schema = then.unwrap_or_else(|| metadata.current_schema().clone());
-            scan = scan.with_filter(expression(filter, message, &schema));
+            scan = scan.with_filter(expression(filter, message, schema));
         }
         let scan = scan.build()?;
         let tasks: Vec<FileScanTask> = scan.plan_files().await?.try_collect().await?;
@@ -138,8 +153,9 @@ impl<T: OwnedRecord> TableScan<T> {
     /// file's in order. `threads` files are fetched and decoded at once,
     /// each on a blocking thread of the runtime.
     pub async fn collect(self) -> Result<Vec<T>> {
-        let columns = self.columns()?;
-        let tasks = self.plan(columns.message()).await?;
+        let schema = self.schema()?;
+        let columns = self.columns(&schema)?;
+        let tasks = self.plan(columns.message(), &schema).await?;
         let (io, table) = (self.table.file_io().clone(), self.table.identifier().to_string());
         let reads = futures::stream::iter(tasks).map(|task| {
             let (io, columns, filter, table) = (io.clone(), columns.clone(), self.filter.clone(), table.clone());

@@ -6,8 +6,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
-use iceberg::spec::{NestedField, PrimitiveType, Schema, TableMetadataBuilder, Type};
-use iceberg::table::Table;
+use iceberg::spec::{NestedField, PrimitiveType, Schema, Type};
 use iceberg::{Catalog, TableIdent};
 use magnolify_iceberg::{create_table, iceberg_schema, Partitioning, TableScan, TableWriter};
 use magnolify_parquet::ParquetType;
@@ -186,19 +185,6 @@ struct After {
     price: Decimal,
 }
 
-/// The table with `schema` as its current schema, registered under a new
-/// name (iceberg-rust 0.10 has no rename or type promotion action).
-async fn evolved(catalog: &impl Catalog, table: &Table, schema: Schema, name: &TableIdent) -> Table {
-    let metadata =
-        TableMetadataBuilder::new_from_metadata(table.metadata().clone(), table.metadata_location().map(str::to_owned))
-            .add_current_schema(schema)
-            .unwrap()
-            .build()
-            .unwrap()
-            .metadata;
-    common::registered(catalog, table, metadata, name).await
-}
-
 #[tokio::test]
 async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
     let (catalog, _dir) = memory_catalog().await;
@@ -236,7 +222,7 @@ async fn renamed_widened_dropped_and_added_columns_read_by_field_id() {
         .build()
         .unwrap();
     let renamed = TableIdent::from_strs(["s", "things_now"]).unwrap();
-    let table = evolved(&catalog, &table, schema, &renamed).await;
+    let table = common::evolved(&catalog, &table, schema, &renamed).await;
 
     // The old type cannot append any more: its `count` is narrower than the column.
     let err = TableWriter::<Before>::builder(&table).build().unwrap_err().to_string();
@@ -335,7 +321,7 @@ async fn a_filter_on_a_column_added_later_reads_the_older_files_as_nulls() {
     writer.write_all(&(0..10).map(|id| Plain { id }).collect::<Vec<_>>()).await.unwrap();
     let table = writer.commit(&catalog).await.unwrap();
     let schema = iceberg_schema::<PlainNow>().unwrap();
-    let table = evolved(&catalog, &table, schema, &TableIdent::from_strs(["s", "plain_now"]).unwrap()).await;
+    let table = common::evolved(&catalog, &table, schema, &TableIdent::from_strs(["s", "plain_now"]).unwrap()).await;
 
     let f = PlainNow::fields();
     let nulls = TableScan::<PlainNow>::new(&table).filter(f.note.is_null()).collect().await.unwrap();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use iceberg::io::LocalFsStorageFactory;
 use iceberg::memory::{MemoryCatalog, MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
-use iceberg::spec::TableMetadata;
+use iceberg::spec::{Schema, TableMetadata, TableMetadataBuilder};
 use iceberg::table::Table;
 use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
 use magnolify_iceberg::{create_table, Partitioning};
@@ -45,4 +45,14 @@ pub async fn new_table<T: OwnedRecord>(namespace: &str, name: &str) -> (tempfile
     let ident = TableIdent::from_strs([namespace, name]).expect("a table name");
     let table = create_table(&catalog, &ident, &Partitioning::<T>::new()).await.expect("the table created");
     (dir, catalog, table)
+}
+
+/// `table` with `schema` as its current schema, registered under `name`
+/// (iceberg-rust 0.10 has no rename or type promotion action).
+#[allow(dead_code)] // not every test file changes schemas
+pub async fn evolved(catalog: &impl Catalog, table: &Table, schema: Schema, name: &TableIdent) -> Table {
+    let location = table.metadata_location().map(str::to_owned);
+    let builder = TableMetadataBuilder::new_from_metadata(table.metadata().clone(), location);
+    let metadata = builder.add_current_schema(schema).expect("the schema added").build().expect("metadata").metadata;
+    registered(catalog, table, metadata, name).await
 }
