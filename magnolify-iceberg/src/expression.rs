@@ -7,6 +7,22 @@
 //! negations are pushed down to the leaves, where a negated comparison
 //! also keeps nulls and NaNs (the predicate's `not` holds for them, an
 //! Iceberg comparison does not).
+//!
+//! Two tests are handed on in a form iceberg-rust 0.10 projects correctly
+//! through partition transforms, not as they are:
+//! - A string prefix is a range, `s >= p AND s < p'` (`p'` the least
+//!   string above every string that starts with `p`). Its `truncate`
+//!   projection of `STARTS WITH` compares the prefix's length in bytes
+//!   with the width in characters, and turns `STARTS WITH 'Ün'` under
+//!   `truncate(3)` into `= 'Ün'`, which skips every file of `'Ünï-1'`.
+//!   Ranges project through `truncate` and `identity` as tightly.
+//! - A comparison of a decimal with a scale, or of a binary, on a column
+//!   that some partition spec of the table truncates, is not handed on:
+//!   its `truncate` projection makes a decimal of scale 0 (which then fails
+//!   to bind to the partition's decimal, failing the scan) and has no
+//!   binary form at all (failing it too). Such a leaf only loses
+//!   iceberg-rust's pruning; the library's reader still prunes row groups
+//!   and pages by it, and tests every record.
 
 use iceberg::expr::{Predicate as Expression, Reference};
 use iceberg::spec::{Datum, PrimitiveType, Schema};
@@ -15,10 +31,16 @@ use magnolify_parquet::filter::{Comparison, FilterValue, Key, LeafTest, Predicat
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
 
 /// `predicate` (over a record type whose message, with the table's ids, is
-/// `message`) as an expression on the columns of `schema`.
-pub(crate) fn expression<T>(predicate: &Predicate<T>, message: &TypePtr, schema: &Schema) -> Expression {
+/// `message`) as an expression on the columns of `schema`, in a table whose
+/// partition specs truncate the columns with the ids `truncated`.
+pub(crate) fn expression<T>(
+    predicate: &Predicate<T>,
+    message: &TypePtr,
+    schema: &Schema,
+    truncated: &[i32],
+) -> Expression {
     let columns = SchemaDescriptor::new(message.clone());
-    let tree = predicate.fold(&mut Leaves { columns: &columns, schema });
+    let tree = predicate.fold(&mut Leaves { columns: &columns, schema, truncated });
     tree.expression(false)
 }
 
@@ -34,7 +56,7 @@ enum Tree {
 struct Leaf {
     /// The table column's full name.
     name: String,
-    float: bool,
+    ty: PrimitiveType,
     test: Test,
 }
 
@@ -43,12 +65,15 @@ enum Test {
     IsNotNull,
     Compare(Comparison, Datum),
     In(Vec<Datum>),
-    StartsWith(String),
+    /// The strings from the first up to (not including) the second, if
+    /// any: those that start with a prefix.
+    Range(String, Option<String>),
 }
 
 struct Leaves<'a> {
     columns: &'a SchemaDescriptor,
     schema: &'a Schema,
+    truncated: &'a [i32],
 }
 
 impl PredicateFold for Leaves<'_> {
@@ -78,6 +103,17 @@ impl Leaves<'_> {
         let field = self.schema.field_by_id(info.has_id().then(|| info.id())?)?;
         let ty = field.field_type.as_primitive_type()?;
         let name = self.schema.name_by_field_id(field.id)?.to_owned();
+        let unprojectable = match ty {
+            PrimitiveType::Decimal { scale, .. } => *scale != 0,
+            PrimitiveType::Binary => true,
+            _ => false,
+        };
+        if unprojectable
+            && self.truncated.contains(&field.id)
+            && !matches!(test, LeafTest::IsNull | LeafTest::IsNotNull)
+        {
+            return None;
+        }
         let datum = |value: &dyn FilterValue| datum(value.key(column)?, ty);
         let test = match test {
             LeafTest::IsNull => Test::IsNull,
@@ -85,12 +121,31 @@ impl Leaves<'_> {
             LeafTest::Compare(op, value) => Test::Compare(op, datum(value)?),
             LeafTest::In(values) => Test::In(values.iter().map(|v| datum(&**v)).collect::<Option<_>>()?),
             LeafTest::StartsWith(prefix) if *ty == PrimitiveType::String => {
-                Test::StartsWith(String::from_utf8(prefix.to_vec()).ok()?)
+                let prefix = String::from_utf8(prefix.to_vec()).ok()?;
+                let above = above_prefix(&prefix);
+                Test::Range(prefix, above)
             }
             _ => return None,
         };
-        Some(Leaf { name, float: matches!(ty, PrimitiveType::Float | PrimitiveType::Double), test })
+        Some(Leaf { name, ty: ty.clone(), test })
     }
+}
+
+/// The least string greater than every string that starts with `prefix`:
+/// the prefix with its last character that has a successor stepped up and
+/// those after it dropped (`None` if every character is `char::MAX`).
+/// Strings compare by their UTF-8 bytes, which order as their characters.
+fn above_prefix(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        // The next scalar value: past the surrogates, none past the last.
+        let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);
+        if let Some(next) = next {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
 }
 
 /// A key of a column as a Datum of the column's Iceberg type.
@@ -136,22 +191,35 @@ impl Tree {
 impl Leaf {
     fn expression(self, negated: bool) -> Expression {
         let column = || Reference::new(self.name.clone());
+        let compare = |op, value| compare(column(), op, value);
         let positive = match (self.test, negated) {
             (Test::IsNull, false) | (Test::IsNotNull, true) => return column().is_null(),
             (Test::IsNotNull, false) | (Test::IsNull, true) => return column().is_not_null(),
-            (Test::Compare(op, value), false) => compare(column(), op, value),
-            (Test::Compare(op, value), true) => compare(column(), negation(op), value),
+            (Test::Compare(op, value), false) => compare(op, value),
+            (Test::Compare(op, value), true) => compare(negation(op), value),
             (Test::In(values), false) => column().is_in(values),
             (Test::In(values), true) => column().is_not_in(values),
-            (Test::StartsWith(prefix), false) => column().starts_with(Datum::string(prefix)),
-            (Test::StartsWith(prefix), true) => column().not_starts_with(Datum::string(prefix)),
+            (Test::Range(from, below), false) => {
+                let from = column().greater_than_or_equal_to(Datum::string(from));
+                match below {
+                    Some(below) => from.and(column().less_than(Datum::string(below))),
+                    None => from,
+                }
+            }
+            (Test::Range(from, below), true) => {
+                let before = column().less_than(Datum::string(from));
+                match below {
+                    Some(below) => before.or(column().greater_than_or_equal_to(Datum::string(below))),
+                    None => before,
+                }
+            }
         };
         if !negated {
             return positive;
         }
         // The negated test holds where the test was false: on nulls and NaNs too.
         let nulls = positive.or(column().is_null());
-        if self.float {
+        if matches!(self.ty, PrimitiveType::Float | PrimitiveType::Double) {
             nulls.or(column().is_nan())
         } else {
             nulls
@@ -200,7 +268,7 @@ mod tests {
     fn text(predicate: Predicate<Row>) -> String {
         let schema = iceberg_schema::<Row>().unwrap();
         let message = with_table_ids(&Row::message().unwrap(), &schema, &Mapping::default(), Mode::Read).unwrap();
-        expression(&predicate, &message, &schema).to_string()
+        expression(&predicate, &message, &schema, &[]).to_string()
     }
 
     #[test]
@@ -212,8 +280,62 @@ mod tests {
         assert_eq!(text(f.s.is_null().not()), "s IS NOT NULL");
         assert_eq!(
             text(f.n.eq(1).and(f.s.starts_with("a")).not()),
-            "((n != 1) OR (n IS NULL)) OR ((s NOT STARTS WITH \"a\") OR (s IS NULL))"
+            "((n != 1) OR (n IS NULL)) OR (((s < \"a\") OR (s >= \"b\")) OR (s IS NULL))"
         );
         assert_eq!(text(f.n.eq(1).or(f.n.eq(2)).not().not()), "(n = 1) OR (n = 2)");
+    }
+
+    #[derive(ParquetType)]
+    struct Priced {
+        #[parquet(decimal(precision = 9, scale = 2))]
+        d: Option<rust_decimal::Decimal>,
+    }
+
+    #[test]
+    fn a_decimal_comparison_is_not_handed_on_where_a_truncate_projection_of_it_fails() {
+        use std::sync::Arc;
+
+        use iceberg::expr::Bind;
+        use iceberg::spec::{NestedField, Transform, Type};
+
+        let schema = Arc::new(iceberg_schema::<Priced>().unwrap());
+        let message = with_table_ids(&Priced::message().unwrap(), &schema, &Mapping::default(), Mode::Read).unwrap();
+        let (f, value) = (Priced::fields(), rust_decimal::Decimal::new(155, 2));
+        let text = |truncated: &[i32]| expression(&f.d.eq(value), &message, &schema, truncated).to_string();
+        assert_eq!(text(&[]), "d = 1.55");
+        assert_eq!(text(&[1]), "TRUE", "column 1, `d`, is truncated");
+        assert_eq!(expression(&f.d.is_null(), &message, &schema, &[1]).to_string(), "d IS NULL");
+
+        // Why: iceberg-rust 0.10.1 projects `d = 1.55` through truncate(10)
+        // to a decimal of scale 0, which does not bind to the partition's
+        // decimal(9, 2) (when it does, this guard can go).
+        let leaf = Expression::AlwaysTrue.and(expression(&f.d.eq(value), &message, &schema, &[]));
+        let leaf = leaf.bind(schema.clone(), true).unwrap();
+        let projected = Transform::Truncate(10).project("d_trunc", &leaf).unwrap().unwrap();
+        let decimal = Type::Primitive(PrimitiveType::Decimal { precision: 9, scale: 2 });
+        let partition = Schema::builder().with_fields([NestedField::optional(1000, "d_trunc", decimal).into()]);
+        let err = projected.bind(Arc::new(partition.build().unwrap()), true).unwrap_err().to_string();
+        assert!(err.contains("Decimal scale conversion is not supported"), "{err}");
+    }
+
+    #[test]
+    fn a_prefix_is_the_range_of_the_strings_that_start_with_it() {
+        let f = Row::fields();
+        assert_eq!(text(f.s.starts_with("Ün")), "(s >= \"Ün\") AND (s < \"Üo\")");
+        assert_eq!(text(f.s.starts_with("")), "s >= \"\"");
+        assert_eq!(above_prefix("Ün"), Some("Üo".to_owned()));
+        assert_eq!(above_prefix("a\u{d7ff}"), Some("a\u{e000}".to_owned()), "past the surrogates");
+        assert_eq!(above_prefix("a\u{10ffff}"), Some("b".to_owned()));
+        assert_eq!(above_prefix("\u{10ffff}\u{10ffff}"), None);
+        // Every string that starts with the prefix is in the range, and
+        // the range holds no other.
+        let strings = ["Ü", "Ün", "Ünï-1", "Üo", "Ün\u{10ffff}", "Üm\u{10ffff}", "Üo\0", "a\u{d7ff}z", "a\u{e000}"];
+        for prefix in ["Ün", "Ü", "a\u{d7ff}", ""] {
+            let above = above_prefix(prefix);
+            for s in strings {
+                let in_range = s >= prefix && above.as_deref().is_none_or(|a| s < a);
+                assert_eq!(in_range, s.starts_with(prefix), "{s:?} against {prefix:?}");
+            }
+        }
     }
 }

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use iceberg::spec::{Datum, Literal, PartitionSpec, PrimitiveType, Schema, Struct, Transform, UnboundPartitionSpec};
+use iceberg::spec::{
+    Datum, Literal, PartitionSpec, PrimitiveLiteral, PrimitiveType, Schema, Struct, Transform, UnboundPartitionSpec,
+};
 use iceberg::transform::{create_transform_function, BoxedTransformFunction};
 use magnolify_parquet::filter::Field;
 
@@ -185,7 +187,8 @@ impl<T: 'static> Partitioning<T> {
                 return Err(mismatch());
             };
             let function = create_transform_function(&ours.transform)?;
-            bound.push(Bound { source: ours.source.clone(), ty, value: ours.value.clone(), function });
+            let (source, value, transform) = (ours.source.clone(), ours.value.clone(), ours.transform);
+            bound.push(Bound { source, ty, value, transform, function });
         }
         Ok(Partitioner { fields: bound, spec: spec.clone(), schema: Arc::new(schema.clone()) })
     }
@@ -209,7 +212,23 @@ struct Bound<T> {
     source: String,
     ty: PrimitiveType,
     value: Source<T>,
+    transform: Transform,
     function: BoxedTransformFunction,
+}
+
+impl<T> Bound<T> {
+    /// The partition value of `source`.
+    fn transformed(&self, source: &Datum) -> iceberg::Result<Option<Datum>> {
+        match (self.transform, source.literal()) {
+            // iceberg-rust 0.10.1 truncates no binary value (its function
+            // says "Unsupported data type"); the spec's truncate of a
+            // binary is its first `width` bytes.
+            (Transform::Truncate(width), PrimitiveLiteral::Binary(bytes)) => {
+                Ok(Some(Datum::binary(bytes.iter().copied().take(width as usize))))
+            }
+            _ => self.function.transform_literal(source),
+        }
+    }
 }
 
 /// Each record's partition tuple and directory under a table's spec.
@@ -226,7 +245,7 @@ impl<T> Partitioner<T> {
             let Some(source) = (field.value)(record, &field.ty) else {
                 return Ok(None);
             };
-            let value = field.function.transform_literal(&source).map_err(|e| {
+            let value = field.transformed(&source).map_err(|e| {
                 Error::schema(&field.source, format!("record {row}: cannot partition the value {source}: {e}"))
             })?;
             Ok(value.map(Literal::from))

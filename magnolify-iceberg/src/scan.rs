@@ -3,7 +3,7 @@
 
 use futures::{StreamExt, TryStreamExt};
 use iceberg::scan::FileScanTask;
-use iceberg::spec::{Schema, SchemaRef};
+use iceberg::spec::{Schema, SchemaRef, Transform};
 use iceberg::table::Table;
 use magnolify_parquet::filter::Predicate;
 use magnolify_parquet::parquet::schema::types::TypePtr;
@@ -129,7 +129,11 @@ impl<T: OwnedRecord> TableScan<T> {
             // iceberg-rust binds the filter to the snapshot's schema: the
             // expression names its columns as they were then (by id), and a
             // column added since is no condition there.
-            scan = scan.with_filter(expression(filter, message, schema));
+            let specs = self.table.metadata().partition_specs_iter();
+            let truncates =
+                specs.flat_map(|spec| spec.fields()).filter(|f| matches!(f.transform, Transform::Truncate(_)));
+            let truncated: Vec<i32> = truncates.map(|f| f.source_id).collect();
+            scan = scan.with_filter(expression(filter, message, schema, &truncated));
         }
         let scan = scan.build()?;
         let tasks: Vec<FileScanTask> = scan.plan_files().await?.try_collect().await?;
