@@ -93,10 +93,15 @@ impl Metrics {
         let stats = chunk.statistics();
         let nulls = stats.and_then(Statistics::null_count_opt);
         add_count(self.nulls.entry(id).or_insert(Some(0)), nulls);
+        let values = chunk.num_values().max(0) as u64;
+        let all_null = nulls == Some(values);
+        let mut nans = None;
         if matches!(stats, Some(Statistics::Float(_) | Statistics::Double(_))) {
-            // The writer counts NaNs of each chunk; a count missing from
-            // one (another writer's file) leaves the file's unknown.
-            add_count(self.nans.entry(id).or_insert(Some(0)), stats.and_then(Statistics::nan_count_opt));
+            // A chunk of nulls holds no NaN, whatever its statistics say;
+            // a count missing from another chunk (another writer's file)
+            // leaves the file's unknown.
+            nans = if all_null { Some(0) } else { stats.and_then(Statistics::nan_count_opt) };
+            add_count(self.nans.entry(id).or_insert(Some(0)), nans);
         }
         // A list's or map's columns have no bounds: Iceberg's are per value
         // of a field, and engines disagree on them for repeated ones.
@@ -106,8 +111,10 @@ impl Metrics {
             self.upper.insert(id, None);
             return;
         };
-        let all_null = nulls.is_some_and(|n| n == chunk.num_values().max(0) as u64);
-        if all_null {
+        // A chunk of nulls and NaNs has no bounds to add (NaN is no bound);
+        // one that lacks them for any other reason leaves the file's unknown.
+        let no_value = nulls.zip(nans).is_some_and(|(nulls, nans)| nulls + nans == values);
+        if all_null || no_value {
             return;
         }
         let lower = stats.and_then(|s| bound(s, &ty, Side::Lower));
@@ -217,8 +224,9 @@ fn bytes(value: &[u8], ty: &PrimitiveType, side: Side) -> Option<Datum> {
 }
 
 /// The shortest text above every text that starts with `prefix`: its last
-/// character that can grow, grown, and nothing after it.
-fn text_after(prefix: &str) -> Option<String> {
+/// character that can grow, grown, and nothing after it. Texts compare by
+/// their UTF-8 bytes, which order as their characters.
+pub(crate) fn text_after(prefix: &str) -> Option<String> {
     let mut chars: Vec<char> = prefix.chars().collect();
     while let Some(last) = chars.pop() {
         let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);

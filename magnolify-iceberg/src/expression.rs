@@ -30,6 +30,8 @@ use magnolify_parquet::convert::decimal_bytes;
 use magnolify_parquet::filter::{Comparison, FilterValue, Key, LeafTest, Predicate, PredicateFold};
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, TypePtr};
 
+use crate::data_file::text_after;
+
 /// `predicate` (over a record type whose message, with the table's ids, is
 /// `message`) as an expression on the columns of `schema`, in a table whose
 /// partition specs truncate the columns with the ids `truncated`.
@@ -122,30 +124,13 @@ impl Leaves<'_> {
             LeafTest::In(values) => Test::In(values.iter().map(|v| datum(&**v)).collect::<Option<_>>()?),
             LeafTest::StartsWith(prefix) if *ty == PrimitiveType::String => {
                 let prefix = String::from_utf8(prefix.to_vec()).ok()?;
-                let above = above_prefix(&prefix);
+                let above = text_after(&prefix);
                 Test::Range(prefix, above)
             }
             _ => return None,
         };
         Some(Leaf { name, ty: ty.clone(), test })
     }
-}
-
-/// The least string greater than every string that starts with `prefix`:
-/// the prefix with its last character that has a successor stepped up and
-/// those after it dropped (`None` if every character is `char::MAX`).
-/// Strings compare by their UTF-8 bytes, which order as their characters.
-fn above_prefix(prefix: &str) -> Option<String> {
-    let mut chars: Vec<char> = prefix.chars().collect();
-    while let Some(last) = chars.pop() {
-        // The next scalar value: past the surrogates, none past the last.
-        let next = (u32::from(last) + 1..=u32::from(char::MAX)).find_map(char::from_u32);
-        if let Some(next) = next {
-            chars.push(next);
-            return Some(chars.into_iter().collect());
-        }
-    }
-    None
 }
 
 /// A key of a column as a Datum of the column's Iceberg type.
@@ -323,15 +308,15 @@ mod tests {
         let f = Row::fields();
         assert_eq!(text(f.s.starts_with("Ün")), "(s >= \"Ün\") AND (s < \"Üo\")");
         assert_eq!(text(f.s.starts_with("")), "s >= \"\"");
-        assert_eq!(above_prefix("Ün"), Some("Üo".to_owned()));
-        assert_eq!(above_prefix("a\u{d7ff}"), Some("a\u{e000}".to_owned()), "past the surrogates");
-        assert_eq!(above_prefix("a\u{10ffff}"), Some("b".to_owned()));
-        assert_eq!(above_prefix("\u{10ffff}\u{10ffff}"), None);
+        assert_eq!(text_after("Ün"), Some("Üo".to_owned()));
+        assert_eq!(text_after("a\u{d7ff}"), Some("a\u{e000}".to_owned()), "past the surrogates");
+        assert_eq!(text_after("a\u{10ffff}"), Some("b".to_owned()));
+        assert_eq!(text_after("\u{10ffff}\u{10ffff}"), None);
         // Every string that starts with the prefix is in the range, and
         // the range holds no other.
         let strings = ["Ü", "Ün", "Ünï-1", "Üo", "Ün\u{10ffff}", "Üm\u{10ffff}", "Üo\0", "a\u{d7ff}z", "a\u{e000}"];
         for prefix in ["Ün", "Ü", "a\u{d7ff}", ""] {
-            let above = above_prefix(prefix);
+            let above = text_after(prefix);
             for s in strings {
                 let in_range = s >= prefix && above.as_deref().is_none_or(|a| s < a);
                 assert_eq!(in_range, s.starts_with(prefix), "{s:?} against {prefix:?}");

@@ -112,3 +112,45 @@ async fn a_data_file_has_the_counts_and_bounds_of_its_records() {
     assert_eq!(longest.chars().count(), 24, "the longest name is cut");
     assert_eq!(file.split_offsets(), Some(&[4][..]));
 }
+
+#[derive(ParquetType, Clone, Debug, PartialEq)]
+struct Reading {
+    x: Option<f64>,
+}
+
+/// The one data file of `values` written in row groups of two.
+async fn file_of(values: &[Option<f64>]) -> (DataFile, i32) {
+    let (_dir, catalog, table) = common::new_table::<Reading>("m", "readings").await;
+    let mut writer = TableWriter::builder(&table).files(|b| b.max_row_group_rows(2)).build().unwrap();
+    writer.write_all(&values.iter().map(|&x| Reading { x }).collect::<Vec<_>>()).await.unwrap();
+    let table = writer.commit(&catalog).await.unwrap();
+    let files = data_files(&table).await;
+    let [file] = &files[..] else { panic!("{} files", files.len()) };
+    (file.clone(), table.metadata().current_schema().field_by_name("x").unwrap().id)
+}
+
+#[tokio::test]
+async fn a_file_of_several_row_groups_has_the_metrics_of_all_its_records() {
+    // A row group of nulls holds no NaN: the file's count stays known.
+    let (file, x) = file_of(&[Some(1.0), Some(2.0), None, None]).await;
+    assert_eq!(file.split_offsets().map(<[i64]>::len), Some(2), "two row groups");
+    assert_eq!(file.null_value_counts(), &HashMap::from([(x, 2)]));
+    assert_eq!(file.nan_value_counts(), &HashMap::from([(x, 0)]));
+    assert_eq!(file.lower_bounds(), &HashMap::from([(x, Datum::double(1.0))]));
+    assert_eq!(file.upper_bounds(), &HashMap::from([(x, Datum::double(2.0))]));
+
+    // A row group of NaNs has no bounds to add: the others' stand.
+    let (file, x) = file_of(&[Some(1.0), Some(2.0), Some(f64::NAN), Some(f64::NAN)]).await;
+    assert_eq!(file.null_value_counts(), &HashMap::from([(x, 0)]));
+    assert_eq!(file.nan_value_counts(), &HashMap::from([(x, 2)]));
+    assert_eq!(file.lower_bounds(), &HashMap::from([(x, Datum::double(1.0))]));
+    assert_eq!(file.upper_bounds(), &HashMap::from([(x, Datum::double(2.0))]));
+
+    // Nulls, NaNs and numbers in every mix of row groups.
+    let (file, x) = file_of(&[None, Some(f64::NAN), Some(-3.5), None, Some(f64::NAN), Some(f64::NAN), None]).await;
+    assert_eq!(file.split_offsets().map(<[i64]>::len), Some(4));
+    assert_eq!(file.null_value_counts(), &HashMap::from([(x, 3)]));
+    assert_eq!(file.nan_value_counts(), &HashMap::from([(x, 3)]));
+    assert_eq!(file.lower_bounds(), &HashMap::from([(x, Datum::double(-3.5))]));
+    assert_eq!(file.upper_bounds(), &HashMap::from([(x, Datum::double(-3.5))]));
+}
