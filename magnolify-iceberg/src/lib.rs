@@ -79,9 +79,11 @@
 
 mod columns;
 mod data_file;
+mod data_source;
 mod error;
 mod expression;
 mod field_ids;
+mod file_stream;
 mod name_mapping;
 mod partition;
 mod scan;

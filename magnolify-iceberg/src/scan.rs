@@ -1,18 +1,20 @@
 //! Reading a table's snapshot into records: iceberg-rust plans the data
 //! files, this library reads each.
 
+use futures::stream::{self, BoxStream};
 use futures::{StreamExt, TryStreamExt};
 use iceberg::scan::FileScanTask;
 use iceberg::spec::{Schema, SchemaRef, Transform};
 use iceberg::table::Table;
 use magnolify_parquet::filter::Predicate;
 use magnolify_parquet::parquet::schema::types::TypePtr;
-use magnolify_parquet::{OwnedRecord, ReadOptions, ReaderBuilder};
+use magnolify_parquet::OwnedRecord;
 
 use crate::columns::TableColumns;
 use crate::error::{Error, Result};
 use crate::expression::expression;
 use crate::field_ids::with_snapshot_ids;
+use crate::file_stream::Files;
 use crate::name_mapping::Mapping;
 
 /// A read of a table's snapshot into records of `T`.
@@ -65,8 +67,8 @@ impl<T: OwnedRecord> TableScan<T> {
         self
     }
 
-    /// Reads `threads` data files at once (default 1), each decoded on a
-    /// blocking thread of the runtime; the records keep the plan's order.
+    /// Reads `threads` data files at once (default 1), each on a task of
+    /// its own; the records keep the plan's order.
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
         self
@@ -152,58 +154,51 @@ impl<T: OwnedRecord> TableScan<T> {
         Ok(tasks)
     }
 
-    /// Every record of the snapshot (that the filter accepts), the data
-    /// files' records in the order iceberg-rust plans the files, each
-    /// file's in order. `threads` files are fetched and decoded at once,
-    /// each on a blocking thread of the runtime.
+    /// Every record of the snapshot (that the filter accepts), in the
+    /// order of [`stream`](Self::stream), or the first error.
     pub async fn collect(self) -> Result<Vec<T>> {
-        let schema = self.schema()?;
-        let columns = self.columns(&schema)?;
-        let tasks = self.plan(columns.message(), &schema).await?;
-        let (io, table) = (self.table.file_io().clone(), self.table.identifier().to_string());
-        let reads = futures::stream::iter(tasks).map(|task| {
-            let (io, columns, filter, table) = (io.clone(), columns.clone(), self.filter.clone(), table.clone());
-            async move {
-                let bytes = io.new_input(&task.data_file_path)?.read().await?;
-                let path = task.data_file_path;
-                let shown = path.clone();
-                let decoded = tokio::task::spawn_blocking(move || read_file(bytes, columns, filter.as_ref(), &path));
-                // Only a panic in the reader (a bug) or a runtime shutting
-                // down ends the task early: say which file it was reading.
-                decoded.await.map_err(|e| Error::table(table, format!("reading data file `{shown}` failed: {e}")))?
-            }
-        });
-        let files: Vec<Vec<T>> = reads.buffered(self.threads).try_collect().await?;
-        Ok(files.into_iter().flatten().collect())
+        self.stream().try_collect().await
     }
-}
 
-/// The records of one data file, `bytes` at `path`, that `filter` accepts.
-fn read_file<T: OwnedRecord>(
-    bytes: bytes::Bytes,
-    columns: TableColumns<T>,
-    filter: Option<&Predicate<T>>,
-    path: &str,
-) -> Result<Vec<T>> {
-    let located = |source| Error::DataFile { path: path.to_owned(), source };
-    let builder = ReaderBuilder::new(bytes).map_err(located)?;
-    // The library's reader prunes by column names: a file whose columns
-    // were renamed since (or are named by the table's name mapping) gets
-    // the predicate on each record.
-    let (columns, same_names) = columns.for_file(builder.schema()).map_err(located)?;
-    let (options, test_each) = match (filter, same_names) {
-        (Some(filter), true) => (ReadOptions::default().threads(1).filter(filter.clone()), None),
-        (filter, _) => (ReadOptions::default().threads(1), filter),
-    };
-    let reader = builder.build_with(columns, options).map_err(located)?;
-    let mut records = Vec::new();
-    for record in reader {
-        let record = record.map_err(located)?;
-        if test_each.is_none_or(|p| p.test(&record)) {
-            records.push(record);
-        }
+    /// The records of the snapshot (that the filter accepts) as a stream:
+    /// the data files' records in the order iceberg-rust plans the files,
+    /// each file's in order, the stream ended by its first error (which
+    /// names the data file). `threads` files are read at once, each
+    /// through the table's `FileIO` by byte ranges, a window of row groups
+    /// at a time (the store reader's), so memory is bound by the files read
+    /// at once, not by a file's or the table's size. Dropping the stream
+    /// stops the reading. Needs a tokio runtime (the files are read on
+    /// tasks of their own).
+    ///
+    /// ```no_run
+    /// # async fn f(table: &iceberg::table::Table) -> magnolify_iceberg::Result<()> {
+    /// use futures::TryStreamExt;
+    /// use magnolify_iceberg::TableScan;
+    /// use magnolify_parquet::ParquetType;
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Click { user_id: i64 }
+    ///
+    /// let mut clicks = TableScan::<Click>::new(table).threads(4).stream();
+    /// let mut users = 0;
+    /// while let Some(click) = clicks.try_next().await? {
+    ///     users += usize::from(click.user_id > 0);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn stream(self) -> BoxStream<'static, Result<T>>
+    where
+        T: Send + 'static,
+    {
+        let planned = async move {
+            let schema = self.schema()?;
+            let columns = self.columns(&schema)?;
+            let tasks = self.plan(columns.message(), &schema).await?;
+            let files = Files { io: self.table.file_io().clone(), columns, filter: self.filter, threads: self.threads };
+            Ok::<_, Error>(files.stream(tasks))
+        };
+        stream::once(planned).try_flatten().boxed()
     }
-    Ok(records)
 }
 
 impl<T> std::fmt::Debug for TableScan<T> {

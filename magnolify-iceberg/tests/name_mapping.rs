@@ -124,7 +124,7 @@ async fn files_without_ids_and_types_with_old_names_meet_a_renamed_column_throug
     assert_eq!(
         read,
         format!(
-            "data file `{file}`: schema mismatch: required field `path` is not in the file; the file has [id, page, \
+            "schema mismatch at file `{file}`: required field `path` is not in the file; the file has [id, page, \
              tags]: make the field an `Option<_>`, add #[parquet(default)], or #[parquet(rename = \"...\")] it to one \
              of the file's fields"
         )

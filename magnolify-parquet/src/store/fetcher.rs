@@ -1,17 +1,17 @@
-//! The requests a store reader makes: the footer by one suffix request,
-//! then byte ranges of the version of the object the footer came from,
-//! neighbours coalesced, each group of them one request, all at once.
+//! The requests a store reader makes of its source: the footer by one
+//! suffix request, then byte ranges of the version of the object the
+//! footer came from, neighbours coalesced, each group of them one request,
+//! all at once.
 
 use std::ops::Range;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use bytes::Bytes;
-use object_store::path::Path as ObjectPath;
-use object_store::{GetOptions, GetRange, ObjectStore};
 
 use super::fetched::FetchedRanges;
-use super::{object_file, store_error};
+use super::source::RangedSource;
 use crate::error::{Error, Result};
 
 /// Bytes fetched from the end of an object first: the footer of most files
@@ -21,31 +21,23 @@ pub const FOOTER_FETCH: u64 = 64 << 10;
 /// Fetches ranges of one version of one object, counting its requests.
 #[derive(Clone, Debug)]
 pub(crate) struct Fetcher {
-    store: Arc<dyn ObjectStore>,
-    path: ObjectPath,
-    pinned: Pinned,
+    source: Arc<dyn RangedSource>,
+    /// The object's name, as its errors give it.
+    object: Arc<Path>,
     requests: Arc<AtomicUsize>,
 }
 
-/// The version of an object its footer was read from.
-#[derive(Clone, Debug)]
-struct Pinned {
-    e_tag: Option<String>,
-    version: Option<String>,
-}
-
 impl Fetcher {
-    /// The fetcher of the object at `path`, and its tail: the last
-    /// [`FOOTER_FETCH`] bytes, then the rest of a larger footer (a second
-    /// request).
-    pub(crate) async fn open(store: Arc<dyn ObjectStore>, path: &ObjectPath) -> Result<(Self, FetchedRanges)> {
-        let options = GetOptions::new().with_range(Some(GetRange::Suffix(FOOTER_FETCH)));
-        let got = store.get_opts(path, options).await.map_err(|e| store_error(path, e))?;
-        let pinned = Pinned { e_tag: got.meta.e_tag.clone(), version: got.meta.version.clone() };
-        let (size, range) = (got.meta.size, got.range.clone());
-        let tail = whole(path, range.clone(), got.bytes().await.map_err(|e| store_error(path, e))?)?;
-        let fetcher = Fetcher { store, path: path.clone(), pinned, requests: Arc::new(AtomicUsize::new(1)) };
-        let mut ranges = vec![(range.start, tail.clone())];
+    /// The fetcher of `source`, and its tail: the last [`FOOTER_FETCH`]
+    /// bytes, then the rest of a larger footer (a second request).
+    pub(crate) async fn open(source: Arc<dyn RangedSource>) -> Result<(Self, FetchedRanges)> {
+        let object: Arc<Path> = Arc::from(Path::new(source.name()));
+        let located = |e: std::io::Error| Error::from(e).in_file(&Some(object.clone()));
+        let (size, tail) = source.suffix(FOOTER_FETCH).await.map_err(located)?;
+        let start = size.saturating_sub(FOOTER_FETCH);
+        let tail = whole(&object, start..size, tail)?;
+        let fetcher = Fetcher { source, object, requests: Arc::new(AtomicUsize::new(1)) };
+        let mut ranges = vec![(start, tail.clone())];
         // The footer's length is in the last 8 bytes; fetch what the first
         // request left out of it. (Only for a tail that ends as Parquet
         // does: anything else is refused by the footer's checks.)
@@ -53,8 +45,8 @@ impl Fetcher {
             let n = tail.len();
             let claimed = u64::from(u32::from_le_bytes([tail[n - 8], tail[n - 7], tail[n - 6], tail[n - 5]]));
             let footer_start = size.saturating_sub(8 + claimed);
-            if footer_start < range.start {
-                let rest = fetcher.get(footer_start..range.start).await?;
+            if footer_start < start {
+                let rest = fetcher.get(footer_start..start).await?;
                 fetcher.requests.fetch_add(1, Ordering::Relaxed);
                 ranges.push((footer_start, rest));
             }
@@ -62,9 +54,9 @@ impl Fetcher {
         Ok((fetcher, FetchedRanges::new(size, ranges)))
     }
 
-    /// The object's path.
-    pub(crate) fn path(&self) -> &ObjectPath {
-        &self.path
+    /// The object's name, as its errors give it.
+    pub(crate) fn object(&self) -> &Arc<Path> {
+        &self.object
     }
 
     /// Requests made so far, by this fetcher and its clones.
@@ -92,33 +84,18 @@ impl Fetcher {
         Ok(input.with(ranges.iter().map(|r| r.start).zip(bytes).collect()))
     }
 
-    /// The bytes of `range`, from the pinned version only: a replaced
-    /// object is an error naming it.
+    /// The bytes of `range`, all of them, or an error naming the object.
     async fn get(&self, range: Range<u64>) -> Result<Bytes> {
-        let path = &self.path;
-        let options = GetOptions {
-            if_match: self.pinned.e_tag.clone(),
-            version: self.pinned.version.clone(),
-            range: Some(GetRange::Bounded(range.clone())),
-            ..GetOptions::default()
-        };
-        let changed = |e: object_store::Error| match e {
-            object_store::Error::Precondition { .. } => {
-                let what = "the object changed after its footer was read (its e_tag is no longer the footer's): \
-                            open it again to read the new version";
-                Error::from(std::io::Error::other(what)).in_file(&Some(object_file(path)))
-            }
-            other => store_error(path, other),
-        };
-        let got = self.store.get_opts(path, options).await.map_err(changed)?;
-        whole(path, range, got.bytes().await.map_err(|e| store_error(path, e))?)
+        let got = self.source.get(range.clone()).await;
+        let got = got.map_err(|e| Error::from(e).in_file(&Some(self.object.clone())))?;
+        whole(&self.object, range, got)
     }
 }
 
-/// `bytes`, if the store returned all of `range`: a body cut short (a
+/// `bytes`, if the source returned all of `range`: a body cut short (a
 /// connection closed early) is an error naming the object, never a file
 /// read from fewer bytes than it has.
-fn whole(path: &ObjectPath, range: Range<u64>, bytes: Bytes) -> Result<Bytes> {
+fn whole(object: &Arc<Path>, range: Range<u64>, bytes: Bytes) -> Result<Bytes> {
     if bytes.len() as u64 == range.end - range.start {
         return Ok(bytes);
     }
@@ -128,7 +105,7 @@ fn whole(path: &ObjectPath, range: Range<u64>, bytes: Bytes) -> Result<Bytes> {
         range.start,
         range.end
     );
-    Err(Error::from(std::io::Error::other(what)).in_file(&Some(object_file(path))))
+    Err(Error::from(std::io::Error::other(what)).in_file(&Some(object.clone())))
 }
 
 /// `ranges` sorted and merged where they touch or lie within `gap` bytes.

@@ -4,7 +4,8 @@
 //!
 //! - [`StoreReaderBuilder::open`] fetches the footer with one suffix
 //!   request (stores that serve suffix ranges: S3, GCS, HTTP, local and in
-//!   memory; not Azure's); `build` then plans the scan as a file's reader
+//!   memory; not Azure's), as [`StoreReaderBuilder::open_source`] does of
+//!   any [`RangedSource`] (Iceberg's file IO); `build` then plans the scan as a file's reader
 //!   does (with a predicate, after one request for the bloom filters and
 //!   page indexes it can use), and the [`StoreReader`] it returns fetches
 //!   the column chunks of the columns the type reads row group by row
@@ -25,6 +26,7 @@ mod fetcher;
 mod located;
 mod object_reader;
 mod reader;
+mod source;
 mod upload;
 mod writer;
 
@@ -32,6 +34,7 @@ pub use fetched::FetchedRanges;
 pub use fetcher::FOOTER_FETCH;
 pub use object_reader::{StoreReader, DEFAULT_WINDOW};
 pub use reader::{StoreReaderBuilder, DEFAULT_COALESCE};
+pub use source::RangedSource;
 pub use upload::{DEFAULT_PARTS_IN_FLIGHT, DEFAULT_PART_SIZE};
 pub use writer::StoreWriter;
 

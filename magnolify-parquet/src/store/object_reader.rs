@@ -17,7 +17,7 @@ use crate::file::reader::scan::ScanPlan;
 use crate::file::{ParquetReader, ReaderBuilder};
 use crate::filter::FilterCounts;
 use crate::read::{ReadOptions, Resolved};
-use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
+use crate::record::{Derived, RecordRead, RecordReadOwned};
 
 /// Row groups a store reader holds at once unless
 /// [`StoreReaderBuilder::window`](super::StoreReaderBuilder::window) says
@@ -25,15 +25,15 @@ use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
 pub const DEFAULT_WINDOW: usize = 2;
 
 /// One row group's reader, its chunks being fetched.
-type Fetching<T> = BoxFuture<'static, Result<ParquetReader<T, FetchedRanges>>>;
+type Fetching<T, C> = BoxFuture<'static, Result<ParquetReader<T, FetchedRanges, C>>>;
 
 /// Builds one row group's reader (owned or lending records).
-pub(crate) type BuildGroup<T> = fn(
+pub(crate) type BuildGroup<T, C> = fn(
     ReaderBuilder<FetchedRanges>,
-    Arc<Resolved<Derived<T>>>,
+    Arc<Resolved<C>>,
     ReadOptions<T>,
     ScanPlan,
-) -> Result<ParquetReader<T, FetchedRanges>>;
+) -> Result<ParquetReader<T, FetchedRanges, C>>;
 
 /// Reads the records of `T` from an object in a store; made by
 /// [`StoreReaderBuilder::build`](super::StoreReaderBuilder::build) (owned
@@ -84,49 +84,40 @@ pub(crate) type BuildGroup<T> = fn(
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// # }).unwrap();
 /// ```
-pub struct StoreReader<T: ParquetRecord>
-where
-    Derived<T>: RecordRead,
-{
+pub struct StoreReader<T, C: RecordRead = Derived<T>> {
     fetcher: Fetcher,
     /// The footer's builder: its input holds the tail and the indexes.
     builder: ReaderBuilder<FetchedRanges>,
-    resolved: Arc<Resolved<Derived<T>>>,
+    resolved: Arc<Resolved<C>>,
     options: ReadOptions<T>,
-    build: BuildGroup<T>,
+    build: BuildGroup<T, C>,
     coalesce: u64,
     window: usize,
     /// The plans of the row groups not fetched yet, in order.
     waiting: VecDeque<ScanPlan>,
-    fetching: Ahead<Fetching<T>>,
+    fetching: Ahead<Fetching<T, C>>,
     /// The reader of the row group being read.
-    current: Option<ParquetReader<T, FetchedRanges>>,
+    current: Option<ParquetReader<T, FetchedRanges, C>>,
     /// The counts of the row groups read to their end and of those skipped.
     counts: FilterCounts,
     done: bool,
 }
 
 /// What a [`StoreReader`] is made of.
-pub(crate) struct Parts<T: ParquetRecord>
-where
-    Derived<T>: RecordRead,
-{
+pub(crate) struct Parts<T, C: RecordRead> {
     pub(crate) fetcher: Fetcher,
     pub(crate) builder: ReaderBuilder<FetchedRanges>,
-    pub(crate) resolved: Arc<Resolved<Derived<T>>>,
+    pub(crate) resolved: Arc<Resolved<C>>,
     pub(crate) options: ReadOptions<T>,
-    pub(crate) build: BuildGroup<T>,
+    pub(crate) build: BuildGroup<T, C>,
     pub(crate) coalesce: u64,
     pub(crate) window: usize,
 }
 
-impl<T: ParquetRecord + 'static> StoreReader<T>
-where
-    Derived<T>: RecordRead,
-{
+impl<T: 'static, C: RecordRead + Send + Sync + 'static> StoreReader<T, C> {
     /// The reader of `scan`, its first row groups' fetches started and the
     /// first one awaited.
-    pub(crate) async fn start(parts: Parts<T>, scan: ScanPlan) -> Result<Self> {
+    pub(crate) async fn start(parts: Parts<T, C>, scan: ScanPlan) -> Result<Self> {
         let Parts { fetcher, builder, resolved, options, build, coalesce, window } = parts;
         let (groups, rest) = scan.split_by_group();
         let counts = rest.counts(builder.metadata(), resolved.columns());
@@ -168,7 +159,7 @@ where
     /// by [`build_borrowed`](super::StoreReaderBuilder::build_borrowed)):
     /// they live until the next call; `Ok(None)` after the last, as
     /// [`ParquetReader::next_batch`].
-    pub async fn next_batch(&mut self) -> Result<Option<Vec<<Derived<T> as RecordRead>::Record<'_>>>> {
+    pub async fn next_batch(&mut self) -> Result<Option<Vec<C::Record<'_>>>> {
         if !self.advance().await? {
             return Ok(None);
         }
@@ -194,7 +185,7 @@ where
     }
 
     /// The records of the batch [`advance`](Self::advance) made ready.
-    pub(crate) fn lend(&mut self) -> Result<Vec<<Derived<T> as RecordRead>::Record<'_>>> {
+    pub(crate) fn lend(&mut self) -> Result<Vec<C::Record<'_>>> {
         match &mut self.current {
             Some(reader) => reader.lend(),
             None => Ok(Vec::new()),
@@ -245,7 +236,7 @@ where
 
     /// The byte ranges of the chunks `plan` reads.
     fn chunk_ranges(&self, plan: &ScanPlan) -> Result<Vec<Range<u64>>> {
-        let object = Some(super::object_file(self.fetcher.path()));
+        let object = Some(self.fetcher.object().clone());
         let metadata = self.builder.metadata();
         let len = parquet::file::reader::Length::len(self.builder.input());
         let mut ranges = Vec::new();
@@ -271,7 +262,10 @@ where
     }
 }
 
-impl<T: OwnedRecord + 'static> StoreReader<T> {
+impl<T: Send + 'static, C> StoreReader<T, C>
+where
+    C: RecordReadOwned<Owned = T> + Send + Sync + 'static,
+{
     /// The next record; `None` after the last. After an error it ends.
     pub async fn next(&mut self) -> Option<Result<T>> {
         // Per record: no future is awaited unless the fetches ahead are due

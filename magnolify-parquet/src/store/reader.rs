@@ -20,15 +20,15 @@ use parquet::file::page_index::offset_index::OffsetIndexMetaData;
 
 use super::fetched::FetchedRanges;
 use super::fetcher::Fetcher;
-use super::object_file;
 use super::object_reader::{BuildGroup, Parts, StoreReader, DEFAULT_WINDOW};
+use super::source::{RangedSource, StoreObject};
 use crate::error::Result;
 use crate::file::reader::dictionary_page::dictionary_range;
 use crate::file::reader::scan::{index_range, ScanPlan};
 use crate::file::{CheckedMetadata, ReaderBuilder};
 use crate::filter::{BloomFilters, Dictionaries, DictionaryValues, PageIndexes};
 use crate::read::{ReadOptions, SourceLayer};
-use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead};
+use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordReadOwned};
 
 /// Ranges closer than this are fetched as one (the gap too).
 pub const DEFAULT_COALESCE: u64 = 1 << 20;
@@ -49,8 +49,14 @@ impl StoreReaderBuilder {
     /// [`FOOTER_FETCH`](super::FOOTER_FETCH) bytes; a second for the rest
     /// of a larger footer) and checks it.
     pub async fn open(store: Arc<dyn ObjectStore>, path: &ObjectPath) -> Result<Self> {
-        let (fetcher, tail) = Fetcher::open(store, path).await?;
-        let builder = ReaderBuilder::from_tail(tail).map_err(|e| e.in_file(&Some(object_file(path))))?;
+        Self::open_source(Arc::new(StoreObject::new(store, path))).await
+    }
+
+    /// Fetches the footer of `source` as [`open`](Self::open) does of an
+    /// object in a store: the readers of any object read by byte ranges.
+    pub async fn open_source(source: Arc<dyn RangedSource>) -> Result<Self> {
+        let (fetcher, tail) = Fetcher::open(source).await?;
+        let builder = ReaderBuilder::from_tail(tail, fetcher.object().clone())?;
         Ok(StoreReaderBuilder { fetcher, builder, coalesce: DEFAULT_COALESCE, window: DEFAULT_WINDOW })
     }
 
@@ -94,7 +100,21 @@ impl StoreReaderBuilder {
     /// each other in one request). Then the row groups read are fetched
     /// one after the other, a window ahead, the first before this returns.
     pub async fn build<T: OwnedRecord + 'static>(self, options: ReadOptions<T>) -> Result<StoreReader<T>> {
-        self.start(options, |builder, resolved, options, scan| builder.build_planned(resolved, options, scan)).await
+        self.build_with(Derived::new(), options).await
+    }
+
+    /// A reader of the records `converter` makes (as
+    /// [`ReaderBuilder::build_with`]), planned and fetched as by
+    /// [`build`](Self::build).
+    pub async fn build_with<C>(self, converter: C, options: ReadOptions<C::Owned>) -> Result<StoreReader<C::Owned, C>>
+    where
+        C: RecordReadOwned + Send + Sync + 'static,
+        C::Owned: Send + 'static,
+    {
+        self.start(converter, options, |builder, resolved, options, scan| {
+            builder.build_planned(resolved, options, scan)
+        })
+        .await
     }
 
     /// A reader of `T`, a struct that borrows from the batch, read with
@@ -106,19 +126,19 @@ impl StoreReaderBuilder {
     where
         Derived<T>: RecordRead,
     {
-        self.start(options, |builder, resolved, options, scan| builder.build_lending(resolved, options, scan)).await
+        let build: BuildGroup<T, Derived<T>> =
+            |builder, resolved, options, scan| builder.build_lending(resolved, options, scan);
+        self.start(Derived::new(), options, build).await
     }
 
-    async fn start<T: ParquetRecord + 'static>(
+    async fn start<T: 'static, C: RecordRead + Send + Sync + 'static>(
         mut self,
+        converter: C,
         options: ReadOptions<T>,
-        build: BuildGroup<T>,
-    ) -> Result<StoreReader<T>>
-    where
-        Derived<T>: RecordRead,
-    {
-        let object = Some(object_file(self.fetcher.path()));
-        let resolved = Arc::new(self.builder.resolve::<T>().map_err(|e| e.in_file(&object))?);
+        build: BuildGroup<T, C>,
+    ) -> Result<StoreReader<T, C>> {
+        let object = Some(self.fetcher.object().clone());
+        let resolved = Arc::new(self.builder.resolve_with(converter).map_err(|e| e.in_file(&object))?);
         let scan = self.plan(&options).await?;
         let StoreReaderBuilder { fetcher, builder, coalesce, window } = self;
         let parts = Parts { fetcher, builder, resolved, options, build, coalesce, window };

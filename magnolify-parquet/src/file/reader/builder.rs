@@ -84,10 +84,13 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
 
     /// Reads and checks the footer of `input`, which may hold only the end
     /// of the file (the leading magic is not read): an object store's first
-    /// fetch. [`with_input`](Self::with_input) then gives the rest.
+    /// fetch of the object `file`, which its errors name.
+    /// [`with_input`](Self::with_input) then gives the rest.
     #[cfg(feature = "object_store")]
-    pub(crate) fn from_tail(input: R) -> Result<Self> {
-        Self::reading(input, false)
+    pub(crate) fn from_tail(input: R, file: Arc<Path>) -> Result<Self> {
+        let file = Some(file);
+        let builder = Self::reading(input, false).map_err(|e| e.in_file(&file))?;
+        Ok(ReaderBuilder { file, ..builder })
     }
 
     /// The same metadata over `input`: more of the same file.

@@ -1,0 +1,111 @@
+//! The records of a scan's data files as one stream, in the plan's order:
+//! `threads` files read at once, each by the store reader through the
+//! table's `FileIO` (a window of row groups fetched by ranges), each
+//! sending its records to the stream in batches over a bounded channel.
+//! Memory is bound by the files read at once, their windows and channels,
+//! never by a file's or the table's size.
+
+use std::sync::Arc;
+
+use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
+use iceberg::io::FileIO;
+use iceberg::scan::FileScanTask;
+use magnolify_parquet::filter::Predicate;
+use magnolify_parquet::store::StoreReaderBuilder;
+use magnolify_parquet::{OwnedRecord, ReadOptions};
+use tokio::sync::mpsc;
+
+use crate::columns::TableColumns;
+use crate::data_source::DataFileSource;
+use crate::error::{Error, Result};
+
+/// Records a file's reader sends the stream at once.
+const BATCH: usize = 1024;
+
+/// Batches a file's reader may have sent ahead of the stream.
+const BATCHES_AHEAD: usize = 2;
+
+/// What every file's reader shares.
+pub(crate) struct Files<T> {
+    pub(crate) io: FileIO,
+    pub(crate) columns: TableColumns<T>,
+    pub(crate) filter: Option<Predicate<T>>,
+    pub(crate) threads: usize,
+}
+
+impl<T: OwnedRecord + Send + 'static> Files<T> {
+    /// The records of `tasks`' files, in order; the stream ends after its
+    /// first error. Dropping it stops the readers.
+    pub(crate) fn stream(self, tasks: Vec<FileScanTask>) -> BoxStream<'static, Result<T>> {
+        let Files { io, columns, filter, threads } = self;
+        let shared = Arc::new((io, columns, filter));
+        let files = stream::iter(tasks).map(move |task| {
+            let (sender, receiver) = mpsc::channel(BATCHES_AHEAD);
+            let shared = shared.clone();
+            tokio::spawn(async move {
+                let (io, columns, filter) = &*shared;
+                if let Err(e) = read_file(task, io, columns.clone(), filter.as_ref(), &sender).await {
+                    // The stream may be gone: nobody to tell.
+                    let _ = sender.send(Err(e)).await;
+                }
+            });
+            // Started now, taken by the stream in order: `threads` at once.
+            std::future::ready(stream::unfold(receiver, |mut r| async { r.recv().await.map(|batch| (batch, r)) }))
+        });
+        let records = files.buffered(threads).flatten().map_ok(|batch| stream::iter(batch).map(Ok)).try_flatten();
+        // No record after an error.
+        records
+            .scan(false, |failed, record| {
+                let next = (!*failed).then(|| {
+                    *failed = record.is_err();
+                    record
+                });
+                std::future::ready(next)
+            })
+            .boxed()
+    }
+}
+
+/// Reads the data file of `task` and sends its records (those `filter`
+/// accepts) in batches; returns early, with no error, when the stream is
+/// dropped.
+async fn read_file<T: OwnedRecord + Send + 'static>(
+    task: FileScanTask,
+    io: &FileIO,
+    columns: TableColumns<T>,
+    filter: Option<&Predicate<T>>,
+    sender: &mpsc::Sender<Result<Vec<T>>>,
+) -> Result<()> {
+    let path = task.data_file_path;
+    let opened = DataFileSource::open(io, &path, task.file_size_in_bytes).await;
+    let located = |e: iceberg::Error| Error::DataFile { path: path.clone(), source: std::io::Error::other(e).into() };
+    let source = opened.map_err(located)?;
+    let builder = StoreReaderBuilder::open_source(Arc::new(source)).await?;
+    // The library's reader prunes by column names: a file whose columns
+    // were renamed since (or are named by the table's name mapping) gets
+    // the predicate on each record.
+    let schema = builder.metadata().file_metadata().schema_descr_ptr();
+    let renamed = columns.for_file(&schema).map_err(|source| Error::DataFile { path: path.clone(), source })?;
+    let (columns, same_names) = renamed;
+    let (options, test_each) = match (filter, same_names) {
+        (Some(filter), true) => (ReadOptions::default().filter(filter.clone()), None),
+        (filter, _) => (ReadOptions::default(), filter),
+    };
+    let mut reader = builder.build_with(columns, options).await?;
+    let mut batch = Vec::with_capacity(BATCH);
+    while let Some(record) = reader.next().await {
+        let record = record?;
+        if test_each.is_none_or(|p| p.test(&record)) {
+            batch.push(record);
+        }
+        if batch.len() == BATCH
+            && sender.send(Ok(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))).await.is_err()
+        {
+            return Ok(());
+        }
+    }
+    if !batch.is_empty() {
+        let _ = sender.send(Ok(batch)).await;
+    }
+    Ok(())
+}
