@@ -13,7 +13,8 @@
 //! Between the two, pyiceberg renames `page` to `path` and adds `country`;
 //! `second` appends records of the evolved type, reads every record back,
 //! and writes what pyiceberg must read (`clicks.expected.json`, and
-//! `clicks.filtered.json`, the ids a filtered scan returns). Each check's
+//! `clicks.filtered.json` and `clicks.shipped.json`, the ids filtered
+//! scans return, the second on an enum column). Each check's
 //! outcome goes into `rust_results.json`, which the peer check reports.
 
 use std::collections::HashMap;
@@ -40,6 +41,16 @@ struct Click {
     page: String,
     referrer: Option<String>,
     tags: Vec<String>,
+    status: Status,
+}
+
+/// A unit enum: a `string` column of the table, which pyiceberg and DuckDB
+/// filter by its symbols.
+#[derive(ParquetType, Clone, Copy, Debug, PartialEq)]
+enum Status {
+    Placed,
+    Shipped,
+    Returned,
 }
 
 /// `web.clicks` after pyiceberg renamed `page` and added `country`.
@@ -52,6 +63,7 @@ struct ClickNow {
     path: String,
     referrer: Option<String>,
     tags: Vec<String>,
+    status: Status,
     country: Option<String>,
 }
 
@@ -83,11 +95,12 @@ fn click(id: i64) -> Click {
         page: format!("/page/{}", id % 7),
         referrer: (id % 4 != 0).then(|| format!("https://ref{}.example/{}", id % 5, "x".repeat((id % 30) as usize))),
         tags: (0..id % 3).map(|t| format!("t{t}")).collect(),
+        status: [Status::Placed, Status::Shipped, Status::Returned][(id % 3) as usize],
     }
 }
 
 fn click_now(id: i64) -> ClickNow {
-    let Click { id, user_id, ts, page, referrer, tags } = click(id);
+    let Click { id, user_id, ts, page, referrer, tags, status } = click(id);
     ClickNow {
         id,
         user_id,
@@ -95,6 +108,7 @@ fn click_now(id: i64) -> ClickNow {
         path: page,
         referrer,
         tags,
+        status,
         country: (id % 2 == 0).then(|| ["FR", "JP"][(id % 4 / 2) as usize].to_owned()),
     }
 }
@@ -200,17 +214,25 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let wanted: Vec<i64> = expected.iter().filter(|c| c.user_id == 3 && c.ts >= since).map(|c| c.id).collect();
             results.check("web.clicks filtered scan", filtered == wanted, format!("{} ids", filtered.len()));
 
+            let shipped = TableScan::<ClickNow>::new(&table).filter(fields.status.eq(Status::Shipped));
+            let mut shipped: Vec<i64> = shipped.collect().await?.iter().map(|c| c.id).collect();
+            shipped.sort();
+            let wanted: Vec<i64> = expected.iter().filter(|c| c.status == Status::Shipped).map(|c| c.id).collect();
+            results.check("web.clicks scan filtered on an enum", shipped == wanted, format!("{} ids", shipped.len()));
+
             let rows: Vec<Value> = expected
                 .iter()
                 .map(|c| {
                     json!({
                         "id": c.id, "user_id": c.user_id, "ts": c.ts.timestamp_micros(), "path": c.path,
-                        "referrer": c.referrer, "tags": c.tags, "country": c.country,
+                        "referrer": c.referrer, "tags": c.tags, "status": format!("{:?}", c.status),
+                        "country": c.country,
                     })
                 })
                 .collect();
             std::fs::write(dir.join("clicks.expected.json"), serde_json::to_vec(&rows)?)?;
             std::fs::write(dir.join("clicks.filtered.json"), serde_json::to_vec(&filtered)?)?;
+            std::fs::write(dir.join("clicks.shipped.json"), serde_json::to_vec(&shipped)?)?;
         }
         other => return Err(format!("unknown phase {other}").into()),
     }

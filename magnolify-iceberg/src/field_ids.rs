@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use iceberg::spec::{MappedField, NestedField, Schema, StructType, Type};
 use magnolify_parquet::convert::Annotation;
+use magnolify_parquet::parquet::basic::{LogicalType, Type as PhysicalType};
 use magnolify_parquet::parquet::schema::types::{SchemaDescriptor, Type as ParquetType, TypePtr};
 use magnolify_parquet::schema;
 
@@ -179,6 +180,9 @@ fn node_with_ids(
         }
     }
     match (node, &*own.field_type, &*table.field_type) {
+        (ParquetType::PrimitiveType { .. }, Type::Primitive(_), Type::Primitive(_)) if mode == Mode::Write => {
+            Ok(schema::with_id(as_text(node)?, table.id)?)
+        }
         (ParquetType::PrimitiveType { .. }, Type::Primitive(_), Type::Primitive(_)) => {
             Ok(schema::with_id(node.clone(), table.id)?)
         }
@@ -219,6 +223,19 @@ fn node_with_ids(
             format!("the field is {ours} and the table's column is {theirs}: change the field's type"),
         )),
     }
+}
+
+/// A leaf written to a table: an enum's symbols (a unit enum, the tag of
+/// an enum with data) annotated STRING, not ENUM, as the table's `string`
+/// column says, so that every engine reads them as text (pyarrow reads an
+/// ENUM column as binary, and pyiceberg then cannot filter it by a string).
+fn as_text(node: &ParquetType) -> Result<ParquetType> {
+    if Annotation::of(node) != Annotation::Enum {
+        return Ok(node.clone());
+    }
+    let info = node.get_basic_info();
+    let text = Some(LogicalType::String);
+    Ok(schema::primitive(info.name(), info.repetition(), PhysicalType::BYTE_ARRAY, text)?)
 }
 
 /// The one repeated group of a LIST or MAP group.

@@ -10,7 +10,8 @@ built for DuckDB 1.4.4, while the other peer checks pin a newer DuckDB.
 The extension reads the table from its current metadata file (taken from
 the SQL catalog in DIR). The outcomes go to `duckdb_results.json`, which
 iceberg_peer.check reports: every row against `clicks.expected.json`, the
-column types, and a filtered query's ids against `clicks.filtered.json`.
+column types, and filtered queries' ids against `clicks.filtered.json` and
+`clicks.shipped.json` (an enum column, filtered by a string).
 """
 import json
 import os
@@ -21,7 +22,7 @@ import duckdb
 
 WANT_TYPES = {
     "id": "BIGINT", "user_id": "BIGINT", "ts": "TIMESTAMP WITH TIME ZONE", "path": "VARCHAR",
-    "referrer": "VARCHAR", "tags": "VARCHAR[]", "country": "VARCHAR",
+    "referrer": "VARCHAR", "tags": "VARCHAR[]", "status": "VARCHAR", "country": "VARCHAR",
 }
 
 
@@ -50,7 +51,7 @@ def main(d):
     types = {name: ty for name, ty, *_ in con.execute(f"DESCRIBE SELECT * FROM {scan}").fetchall()}
     diffs = [f"column {k}: {types.get(k)} (want {v})" for k, v in WANT_TYPES.items() if types.get(k) != v]
     rel = con.execute(
-        f"SELECT id, user_id, epoch_us(ts) AS ts, path, referrer, tags, country FROM {scan} ORDER BY id"
+        f"SELECT id, user_id, epoch_us(ts) AS ts, path, referrer, tags, status, country FROM {scan} ORDER BY id"
     )
     names = [c[0] for c in rel.description]
     rows = [dict(zip(names, row)) for row in rel.fetchall()]
@@ -65,6 +66,11 @@ def main(d):
     ).fetchall()]
     results.append({"check": f"DuckDB {version}: web.clicks filtered query equals our scan", "ok": ids == filtered,
                     "detail": f"{len(ids)} ids" if ids == filtered else f"{ids} != {filtered}"})
+    with open(os.path.join(d, "clicks.shipped.json"), encoding="utf-8") as fh:
+        shipped = json.load(fh)
+    ids = [r[0] for r in con.execute(f"SELECT id FROM {scan} WHERE status = 'Shipped' ORDER BY id").fetchall()]
+    results.append({"check": f"DuckDB {version}: web.clicks filtered on an enum column equals our scan",
+                    "ok": ids == shipped, "detail": f"{len(ids)} ids" if ids == shipped else f"{ids} != {shipped}"})
     with open(os.path.join(d, "duckdb_results.json"), "w", encoding="utf-8") as fh:
         json.dump(results, fh)
 

@@ -151,7 +151,7 @@ def check(d):
     types = {f.name: str(f.type).replace("large_", "") for f in arrow.schema}
     want_types = {
         "id": "int64", "user_id": "int64", "ts": "timestamp[us, tz=UTC]", "path": "string",
-        "referrer": "string", "tags": "list<element: string not null>", "country": "string",
+        "referrer": "string", "tags": "list<element: string not null>", "status": "string", "country": "string",
     }
     diffs = [f"column {k}: {types.get(k)} (want {v})" for k, v in want_types.items() if types.get(k) != v]
     rows = sorted(arrow.to_pylist(), key=lambda r: r["id"])
@@ -168,6 +168,16 @@ def check(d):
     theirs = table.scan(row_filter=And(EqualTo("user_id", 3), GreaterThanOrEqual("ts", since))).to_arrow()
     ids = sorted(theirs.column("id").to_pylist())
     out.append(("pyiceberg: web.clicks filtered scan equals ours", [] if ids == ours else [f"{ids} != {ours}"]))
+
+    # An enum column is a string column: filtered by a string literal.
+    with open(os.path.join(d, "clicks.shipped.json"), encoding="utf-8") as fh:
+        ours = json.load(fh)
+    try:
+        ids = sorted(table.scan(row_filter=EqualTo("status", "Shipped")).to_arrow().column("id").to_pylist())
+        diffs = [] if ids == ours else [f"{ids} != {ours}"]
+    except Exception as e:  # pyiceberg's own error is the finding
+        diffs = [f"{type(e).__name__}: {e}"]
+    out.append(("pyiceberg: web.clicks filtered on an enum column equals ours", diffs))
     return out
 
 
