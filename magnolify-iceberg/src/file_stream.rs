@@ -1,7 +1,8 @@
 //! The records of a scan's data files as one stream, in the plan's order:
 //! `threads` files read at once, each by the store reader through the
-//! table's `FileIO` (a window of row groups fetched by ranges), each
-//! sending its records to the stream in batches over a bounded channel.
+//! table's `FileIO` (a window of row groups fetched by ranges) on a
+//! blocking thread, each sending its records to the stream in batches over
+//! a bounded channel.
 //! Memory is bound by the files read at once, their windows and channels,
 //! never by a file's or the table's size.
 
@@ -25,6 +26,12 @@ const BATCH: usize = 1024;
 /// Batches a file's reader may have sent ahead of the stream.
 const BATCHES_AHEAD: usize = 2;
 
+/// Column chunk bytes a file's reader holds at once: the row group being
+/// read and the next, fetched ahead, while they fit (Iceberg writers aim
+/// at row groups of 128 MiB before compression); a larger row group is
+/// read alone.
+pub(crate) const WINDOW_BYTES: u64 = 128 << 20;
+
 /// What every file's reader shares.
 pub(crate) struct Files<T> {
     pub(crate) io: FileIO,
@@ -41,13 +48,18 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
         let shared = Arc::new((io, columns, filter));
         let files = stream::iter(tasks).map(move |task| {
             let (sender, receiver) = mpsc::channel(BATCHES_AHEAD);
-            let shared = shared.clone();
-            tokio::spawn(async move {
+            let (shared, runtime) = (shared.clone(), tokio::runtime::Handle::current());
+            // On a blocking thread of its own, so that files decode in
+            // parallel on any runtime (a current-thread one too); its
+            // fetches still go through the runtime's drivers.
+            tokio::task::spawn_blocking(move || {
                 let (io, columns, filter) = &*shared;
-                if let Err(e) = read_file(task, io, columns.clone(), filter.as_ref(), &sender).await {
-                    // The stream may be gone: nobody to tell.
-                    let _ = sender.send(Err(e)).await;
-                }
+                runtime.block_on(async {
+                    if let Err(e) = read_file(task, io, columns.clone(), filter.as_ref(), &sender).await {
+                        // The stream may be gone: nobody to tell.
+                        let _ = sender.send(Err(e)).await;
+                    }
+                });
             });
             // Started now, taken by the stream in order: `threads` at once.
             std::future::ready(stream::unfold(receiver, |mut r| async { r.recv().await.map(|batch| (batch, r)) }))
@@ -80,7 +92,7 @@ async fn read_file<T: OwnedRecord + Send + 'static>(
     let opened = DataFileSource::open(io, &path, task.file_size_in_bytes).await;
     let located = |e: iceberg::Error| Error::DataFile { path: path.clone(), source: std::io::Error::other(e).into() };
     let source = opened.map_err(located)?;
-    let builder = StoreReaderBuilder::open_source(Arc::new(source)).await?;
+    let builder = StoreReaderBuilder::open_source(Arc::new(source)).await?.window_bytes(WINDOW_BYTES);
     // The library's reader prunes by column names: a file whose columns
     // were renamed since (or are named by the table's name mapping) gets
     // the predicate on each record.

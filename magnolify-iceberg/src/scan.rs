@@ -67,8 +67,8 @@ impl<T: OwnedRecord> TableScan<T> {
         self
     }
 
-    /// Reads `threads` data files at once (default 1), each on a task of
-    /// its own; the records keep the plan's order.
+    /// Reads `threads` data files at once (default 1), each on a blocking
+    /// thread of the runtime; the records keep the plan's order.
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads.max(1);
         self
@@ -167,8 +167,9 @@ impl<T: OwnedRecord> TableScan<T> {
     /// through the table's `FileIO` by byte ranges, a window of row groups
     /// at a time (the store reader's), so memory is bound by the files read
     /// at once, not by a file's or the table's size. Dropping the stream
-    /// stops the reading. Needs a tokio runtime (the files are read on
-    /// tasks of their own).
+    /// stops the reading. Needs a tokio runtime (each file is read on a
+    /// blocking thread of its own, so files decode in parallel on any
+    /// runtime).
     ///
     /// ```no_run
     /// # async fn f(table: &iceberg::table::Table) -> magnolify_iceberg::Result<()> {

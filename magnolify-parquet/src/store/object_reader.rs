@@ -93,9 +93,14 @@ pub struct StoreReader<T, C: RecordRead = Derived<T>> {
     build: BuildGroup<T, C>,
     coalesce: u64,
     window: usize,
+    window_bytes: u64,
     /// The plans of the row groups not fetched yet, in order.
     waiting: VecDeque<ScanPlan>,
     fetching: Ahead<Fetching<T, C>>,
+    /// The bytes of the chunks of each row group being fetched, in order,
+    /// and of the one being read.
+    fetching_bytes: VecDeque<u64>,
+    current_bytes: u64,
     /// The reader of the row group being read.
     current: Option<ParquetReader<T, FetchedRanges, C>>,
     /// The counts of the row groups read to their end and of those skipped.
@@ -112,13 +117,14 @@ pub(crate) struct Parts<T, C: RecordRead> {
     pub(crate) build: BuildGroup<T, C>,
     pub(crate) coalesce: u64,
     pub(crate) window: usize,
+    pub(crate) window_bytes: u64,
 }
 
 impl<T: 'static, C: RecordRead + Send + Sync + 'static> StoreReader<T, C> {
     /// The reader of `scan`, its first row groups' fetches started and the
     /// first one awaited.
     pub(crate) async fn start(parts: Parts<T, C>, scan: ScanPlan) -> Result<Self> {
-        let Parts { fetcher, builder, resolved, options, build, coalesce, window } = parts;
+        let Parts { fetcher, builder, resolved, options, build, coalesce, window, window_bytes } = parts;
         let (groups, rest) = scan.split_by_group();
         let counts = rest.counts(builder.metadata(), resolved.columns());
         let mut reader = StoreReader {
@@ -129,8 +135,11 @@ impl<T: 'static, C: RecordRead + Send + Sync + 'static> StoreReader<T, C> {
             build,
             coalesce,
             window,
+            window_bytes,
             waiting: groups.into(),
             fetching: Ahead::new(true),
+            fetching_bytes: VecDeque::new(),
+            current_bytes: 0,
             current: None,
             counts,
             done: false,
@@ -204,7 +213,10 @@ impl<T: 'static, C: RecordRead + Send + Sync + 'static> StoreReader<T, C> {
         }
         self.fill()?;
         match self.fetching.next().await {
-            Some(Ok(reader)) => self.current = Some(reader),
+            Some(Ok(reader)) => {
+                self.current = Some(reader);
+                self.current_bytes = self.fetching_bytes.pop_front().unwrap_or(0);
+            }
             Some(Err(e)) => return Err(self.stop(e)),
             None => {
                 self.done = true;
@@ -219,11 +231,20 @@ impl<T: 'static, C: RecordRead + Send + Sync + 'static> StoreReader<T, C> {
     }
 
     /// Starts the fetches of the next row groups until the window is full
-    /// (the row group being read counts).
+    /// (the row group being read counts), in row groups or in bytes: a row
+    /// group that would take the bytes held past the window's waits until
+    /// it fits, or until nothing is held.
     fn fill(&mut self) -> Result<()> {
         while self.fetching.len() + usize::from(self.current.is_some()) < self.window {
+            let Some(plan) = self.waiting.front() else { break };
+            let ranges = self.chunk_ranges(plan).map_err(|e| self.stop(e))?;
+            let bytes: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+            let held = self.current_bytes + self.fetching_bytes.iter().sum::<u64>();
+            if held > 0 && held.saturating_add(bytes) > self.window_bytes {
+                break;
+            }
             let Some(plan) = self.waiting.pop_front() else { break };
-            let ranges = self.chunk_ranges(&plan).map_err(|e| self.stop(e))?;
+            self.fetching_bytes.push_back(bytes);
             let (fetcher, builder, gap) = (self.fetcher.clone(), self.builder.clone(), self.coalesce);
             let (resolved, options, build) = (self.resolved.clone(), self.options.clone(), self.build);
             self.fetching.push(Box::pin(async move {
@@ -252,6 +273,7 @@ impl<T: 'static, C: RecordRead + Send + Sync + 'static> StoreReader<T, C> {
         if let Some(reader) = self.current.take() {
             self.counts += reader.counts();
         }
+        self.current_bytes = 0;
     }
 
     /// Ends the reader with `error`.

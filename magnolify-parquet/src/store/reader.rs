@@ -42,6 +42,7 @@ pub struct StoreReaderBuilder {
     builder: ReaderBuilder<FetchedRanges>,
     coalesce: u64,
     window: usize,
+    window_bytes: u64,
 }
 
 impl StoreReaderBuilder {
@@ -57,7 +58,8 @@ impl StoreReaderBuilder {
     pub async fn open_source(source: Arc<dyn RangedSource>) -> Result<Self> {
         let (fetcher, tail) = Fetcher::open(source).await?;
         let builder = ReaderBuilder::from_tail(tail, fetcher.object().clone())?;
-        Ok(StoreReaderBuilder { fetcher, builder, coalesce: DEFAULT_COALESCE, window: DEFAULT_WINDOW })
+        let (coalesce, window, window_bytes) = (DEFAULT_COALESCE, DEFAULT_WINDOW, u64::MAX);
+        Ok(StoreReaderBuilder { fetcher, builder, coalesce, window, window_bytes })
     }
 
     /// The object's metadata, checked.
@@ -78,6 +80,16 @@ impl StoreReaderBuilder {
     /// window, plus the footer and the indexes a predicate uses.
     pub fn window(mut self, row_groups: usize) -> Self {
         self.window = row_groups.max(1);
+        self
+    }
+
+    /// At most `bytes` of column chunks are held at once (default: no
+    /// limit but [`window`](Self::window)'s): a row group is fetched ahead
+    /// only if it fits beside those held; one larger than `bytes` is still
+    /// read, alone. For files of large row groups (a table's, of 128 MiB)
+    /// where a window of two would hold too much.
+    pub fn window_bytes(mut self, bytes: u64) -> Self {
+        self.window_bytes = bytes;
         self
     }
 
@@ -140,8 +152,8 @@ impl StoreReaderBuilder {
         let object = Some(self.fetcher.object().clone());
         let resolved = Arc::new(self.builder.resolve_with(converter).map_err(|e| e.in_file(&object))?);
         let scan = self.plan(&options).await?;
-        let StoreReaderBuilder { fetcher, builder, coalesce, window } = self;
-        let parts = Parts { fetcher, builder, resolved, options, build, coalesce, window };
+        let StoreReaderBuilder { fetcher, builder, coalesce, window, window_bytes } = self;
+        let parts = Parts { fetcher, builder, resolved, options, build, coalesce, window, window_bytes };
         StoreReader::start(parts, scan).await
     }
 

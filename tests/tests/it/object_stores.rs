@@ -434,3 +434,44 @@ fn a_store_reader_holds_at_most_its_window_of_row_groups() {
         }
     });
 }
+
+/// The same object read with a window of 4 row groups but of bytes for
+/// two and a half: at most two row groups held at once (the one being read
+/// and one fetched ahead); and with a window of bytes smaller than one row
+/// group, one at a time, each still read.
+#[test]
+fn a_store_reader_holds_at_most_its_window_of_bytes() {
+    let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
+    let path = Path::from("window/bytes.parquet");
+    let rows: Vec<Event> = (0..50_000).map(|id| Event { id, kind: format!("kind-{}", id * 7919 % 100_003) }).collect();
+    runtime().block_on(async {
+        let builder = WriterBuilder::<Event>::new().max_row_group_rows(5_000).dictionary(false);
+        let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
+        w.write_all(&rows).await.unwrap();
+        w.close().await.unwrap();
+        let group_bytes = |builder: &StoreReaderBuilder| {
+            let sizes: Vec<i64> = builder.metadata().row_groups().iter().map(|g| g.compressed_size()).collect();
+            (*sizes.iter().min().unwrap() as u64, *sizes.iter().max().unwrap() as u64)
+        };
+        for held in [2, 1] {
+            let before = store.gets().0;
+            let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().window(4);
+            let (min, max) = group_bytes(&builder);
+            // Room for two row groups but not three, or not for one.
+            let budget = if held == 2 { 2 * max + min / 4 } else { min / 2 };
+            assert!(held == 1 || budget < 3 * min, "{budget} bytes for row groups of {min}..{max}");
+            let mut reader = builder.window_bytes(budget).build::<Event>(ReadOptions::default()).await.unwrap();
+            assert_eq!(store.gets().0 - before, 1 + held as u64, "{held} held after build");
+            let mut back = Vec::new();
+            while let Some(event) = reader.next().await {
+                if back.len() % 5_000 == 0 {
+                    let fetched = (back.len() / 5_000 + held).min(10) as u64;
+                    assert_eq!(store.gets().0 - before, 1 + fetched, "{held} held, at record {}", back.len());
+                }
+                back.push(event.unwrap());
+            }
+            assert_eq!(back, rows, "{held} held");
+            assert_eq!(reader.requests(), 11, "{held} held");
+        }
+    });
+}
