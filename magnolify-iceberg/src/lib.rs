@@ -78,6 +78,7 @@
 #![warn(missing_docs)]
 
 mod columns;
+mod commit;
 mod data_file;
 mod data_source;
 mod error;

@@ -9,12 +9,12 @@ use bytes::Bytes;
 use iceberg::io::FileWrite;
 use iceberg::spec::{DataFile, Struct};
 use iceberg::table::Table;
-use iceberg::transaction::{ApplyTransactionAction, Transaction};
 use iceberg::Catalog;
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
 use magnolify_parquet::{OwnedRecord, ParquetWriter, WriterBuilder};
 
 use crate::columns::TableColumns;
+use crate::commit::{self, Appended};
 use crate::data_file::{data_file, WrittenFile};
 use crate::error::Result;
 use crate::field_ids::{with_table_ids, Mode};
@@ -235,18 +235,37 @@ impl<T: OwnedRecord> TableWriter<T> {
 
     /// Uploads the open files and appends every file to the table in one
     /// snapshot, through `catalog`; returns the table after the commit (as
-    /// it was, without a new snapshot, when no record was written). On an
-    /// error the files are deleted and the table is as it was.
+    /// it was, without a new snapshot, when no record was written).
+    ///
+    /// A commit that finds another writer's snapshot is applied again on
+    /// top of it, after a wait that doubles from the table's
+    /// `commit.retry.min-wait-ms` (jittered) up to its
+    /// `commit.retry.num-retries` times (10 where the table sets none).
+    /// When the catalog rejects the commit, the files are deleted and the
+    /// table is as it was. When its answer is lost (a timeout, a server
+    /// error), the table is reloaded: a snapshot of this commit means it
+    /// landed (the table is returned); none means it did not (the files are
+    /// deleted); a table that cannot be reloaded leaves the files where
+    /// they are, since a snapshot may name them, and the error says so.
     pub async fn commit(mut self, catalog: &dyn Catalog) -> Result<Table> {
-        let result = self.commit_files(catalog).await;
-        if result.is_err() {
-            self.delete_uploaded().await;
-        }
+        let result = match self.commit_files(catalog).await {
+            Ok(Appended::Committed(table)) => Ok(table),
+            Ok(Appended::Unknown(e)) => {
+                // Perhaps a snapshot's: the files stay (orphans if not,
+                // which Iceberg's orphan-file cleanup removes).
+                self.uploaded.clear();
+                Err(e)
+            }
+            Ok(Appended::Rejected(e)) | Err(e) => {
+                self.delete_uploaded().await;
+                Err(e)
+            }
+        };
         self.done = true;
         result
     }
 
-    async fn commit_files(&mut self, catalog: &dyn Catalog) -> Result<Table> {
+    async fn commit_files(&mut self, catalog: &dyn Catalog) -> Result<Appended> {
         let open: Vec<_> = self.open.drain().map(|(_, file)| file).collect();
         for file in open {
             self.finish(file).await?;
@@ -254,12 +273,9 @@ impl<T: OwnedRecord> TableWriter<T> {
         if self.written.is_empty() {
             // Nothing was written: no snapshot (iceberg-rust refuses an
             // empty append).
-            return Ok(self.table.clone());
+            return Ok(Appended::Committed(self.table.clone()));
         }
-        let transaction = Transaction::new(&self.table);
-        let append = transaction.fast_append().add_data_files(std::mem::take(&mut self.written));
-        let transaction = append.apply(transaction)?;
-        Ok(transaction.commit(catalog).await?)
+        Ok(commit::append(&self.table, std::mem::take(&mut self.written), catalog).await)
     }
 
     /// Deletes the files written so far and ends the writer.

@@ -182,3 +182,59 @@ async fn a_process_that_dies_mid_append_leaves_the_table_as_it_was() {
     assert_eq!(table.metadata_location().map(str::to_owned), location);
     assert_eq!(sorted_records(&table).await, readings(5, 20));
 }
+
+const APPENDER: &str = "MAGNOLIFY_ICEBERG_APPENDER";
+
+/// One of the two processes of the concurrent appends: 40 commits of five
+/// readings of its own sensor, each in a new writer on the table as loaded
+/// then; exits with an error if any commit fails.
+#[tokio::test]
+#[ignore = "run by two_processes_appending_40_commits_each_land_every_commit"]
+async fn appender_child() {
+    let spec = std::env::var(APPENDER).expect("run by the concurrent appends test");
+    let (dir, sensor) = spec.split_once(':').expect("DIR:SENSOR");
+    let sensor: i32 = sensor.parse().unwrap();
+    let catalog = sql_catalog(Path::new(dir)).await;
+    let name = TableIdent::from_strs(["iot", "readings"]).unwrap();
+    for commit in 0..40 {
+        let table = catalog.load_table(&name).await.unwrap();
+        let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).build().unwrap();
+        writer.write_all(&readings(sensor, 200)[commit * 5..commit * 5 + 5]).await.unwrap();
+        if let Err(e) = writer.commit(&catalog).await {
+            panic!("sensor {sensor}, commit {commit}: {e}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn two_processes_appending_40_commits_each_land_every_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = sql_catalog(dir.path()).await;
+    catalog.create_namespace(&NamespaceIdent::new("iot".to_owned()), HashMap::new()).await.unwrap();
+    let (name, _) = new_table(&catalog).await;
+
+    let children: Vec<_> = [7, 8]
+        .into_iter()
+        .map(|sensor| {
+            std::process::Command::new(std::env::current_exe().unwrap())
+                .args(["--exact", "appender_child", "--ignored", "--nocapture"])
+                .env(APPENDER, format!("{}:{sensor}", dir.path().display()))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        let failure: Vec<&str> = said.lines().filter(|l| l.contains("sensor")).collect();
+        assert!(out.status.success(), "an appender failed: {failure:?}");
+    }
+    let table = catalog.load_table(&name).await.unwrap();
+    assert_eq!(table.metadata().snapshots().count(), 80, "every commit a snapshot");
+    let mut expected: Vec<Reading> = readings(7, 200);
+    expected.extend(readings(8, 200));
+    assert_eq!(sorted_records(&table).await, expected);
+    assert_eq!(parquet_files(dir.path()), files_of(&table).await, "no orphans");
+}
