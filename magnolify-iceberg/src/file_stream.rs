@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
+use futures::stream::{self, BoxStream, StreamExt};
 use iceberg::io::FileIO;
 use iceberg::scan::FileScanTask;
 use magnolify_parquet::filter::Predicate;
@@ -23,8 +23,11 @@ use crate::error::{Error, Result};
 /// Records a file's reader sends the stream at once.
 const BATCH: usize = 1024;
 
-/// Batches a file's reader may have sent ahead of the stream.
-const BATCHES_AHEAD: usize = 2;
+/// Batches a file's reader may have sent ahead of the stream: enough for
+/// the files read at once to decode while the stream takes the first's
+/// records (with 2, the second file waited for the first: a scan of two
+/// files at once took 1.44 times as long as before it streamed).
+const BATCHES_AHEAD: usize = 64;
 
 /// Column chunk bytes a file's reader holds at once: the row group being
 /// read and the next, fetched ahead, while they fit (Iceberg writers aim
@@ -41,9 +44,9 @@ pub(crate) struct Files<T> {
 }
 
 impl<T: OwnedRecord + Send + 'static> Files<T> {
-    /// The records of `tasks`' files, in order; the stream ends after its
-    /// first error. Dropping it stops the readers.
-    pub(crate) fn stream(self, tasks: Vec<FileScanTask>) -> BoxStream<'static, Result<T>> {
+    /// The records of `tasks`' files in batches, in order; the stream ends
+    /// after its first error. Dropping it stops the readers.
+    pub(crate) fn batches(self, tasks: Vec<FileScanTask>) -> BoxStream<'static, Result<Vec<T>>> {
         let Files { io, columns, filter, threads } = self;
         let shared = Arc::new((io, columns, filter));
         let files = stream::iter(tasks).map(move |task| {
@@ -64,13 +67,14 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
             // Started now, taken by the stream in order: `threads` at once.
             std::future::ready(stream::unfold(receiver, |mut r| async { r.recv().await.map(|batch| (batch, r)) }))
         });
-        let records = files.buffered(threads).flatten().map_ok(|batch| stream::iter(batch).map(Ok)).try_flatten();
-        // No record after an error.
-        records
-            .scan(false, |failed, record| {
+        // No batch after an error.
+        files
+            .buffered(threads)
+            .flatten()
+            .scan(false, |failed, batch| {
                 let next = (!*failed).then(|| {
-                    *failed = record.is_err();
-                    record
+                    *failed = batch.is_err();
+                    batch
                 });
                 std::future::ready(next)
             })

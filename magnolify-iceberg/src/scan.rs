@@ -156,8 +156,18 @@ impl<T: OwnedRecord> TableScan<T> {
 
     /// Every record of the snapshot (that the filter accepts), in the
     /// order of [`stream`](Self::stream), or the first error.
-    pub async fn collect(self) -> Result<Vec<T>> {
-        self.stream().try_collect().await
+    pub async fn collect(self) -> Result<Vec<T>>
+    where
+        T: Send + 'static,
+    {
+        // By the batch: no stream poll per record.
+        let batches = self.batches();
+        batches
+            .try_fold(Vec::new(), |mut all, batch| {
+                all.extend(batch);
+                std::future::ready(Ok(all))
+            })
+            .await
     }
 
     /// The records of the snapshot (that the filter accepts) as a stream:
@@ -191,12 +201,20 @@ impl<T: OwnedRecord> TableScan<T> {
     where
         T: Send + 'static,
     {
+        self.batches().map_ok(|batch| stream::iter(batch).map(Ok)).try_flatten().boxed()
+    }
+
+    /// The records of [`stream`](Self::stream) in batches of the files'.
+    fn batches(self) -> BoxStream<'static, Result<Vec<T>>>
+    where
+        T: Send + 'static,
+    {
         let planned = async move {
             let schema = self.schema()?;
             let columns = self.columns(&schema)?;
             let tasks = self.plan(columns.message(), &schema).await?;
             let files = Files { io: self.table.file_io().clone(), columns, filter: self.filter, threads: self.threads };
-            Ok::<_, Error>(files.stream(tasks))
+            Ok::<_, Error>(files.batches(tasks))
         };
         stream::once(planned).try_flatten().boxed()
     }
