@@ -1120,3 +1120,16 @@ impl VmPeak {
         }
     }
 }
+
+/// A file cut short, or left by a writer never closed, says it may be:
+/// the error names what likely happened, not only the missing magic.
+#[test]
+fn a_file_cut_short_says_it_may_be() {
+    let file = written(&configs()[0], &events(100));
+    let half = file.slice(..file.len() / 2);
+    let err = ReaderBuilder::new(half).map(drop).unwrap_err().to_string();
+    assert!(err.contains("does not end with the Parquet magic") && err.contains("cut short"), "{err}");
+    // What a writer dropped before `close()` leaves: the leading magic.
+    let err = ReaderBuilder::new(Bytes::from_static(b"PAR1")).map(drop).unwrap_err().to_string();
+    assert!(err.contains("4 bytes") && err.contains("never closed"), "{err}");
+}

@@ -179,7 +179,7 @@ pub(super) fn check_pages<R: ChunkReader>(
             if computed != stored as u32 {
                 return Err(at(format!(
                     "the page's {body} bytes have CRC32 {computed:#010x}, its header says {:#010x}: the file is \
-                     damaged (ReaderBuilder::verify_page_checksums(false) reads it without checking)",
+                     damaged (ReadOptions::verify_page_checksums(false) reads it without checking)",
                     stored as u32
                 )));
             }

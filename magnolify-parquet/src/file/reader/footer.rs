@@ -40,7 +40,10 @@ fn bytes<R: ChunkReader>(reader: &R, start: u64, length: usize) -> Result<bytes:
 pub(super) fn read_metadata<R: ChunkReader>(reader: &R, head: bool) -> Result<ParquetMetaData> {
     let len = reader.len();
     if len < FRAME {
-        return Err(corrupt(format!("the file has {len} bytes, fewer than the {FRAME} of an empty Parquet file")));
+        return Err(corrupt(format!(
+            "the file has {len} bytes, fewer than the {FRAME} of an empty Parquet file: it was cut short, or its \
+             writer was never closed (a `ParquetWriter` writes its footer at `close()`)"
+        )));
     }
     if head && bytes(reader, 0, 4)?.as_ref() != MAGIC {
         return Err(corrupt("the file does not start with the Parquet magic `PAR1`"));
@@ -49,7 +52,12 @@ pub(super) fn read_metadata<R: ChunkReader>(reader: &R, head: bool) -> Result<Pa
     match &tail[4..] {
         m if m == MAGIC => {}
         m if m == MAGIC_ENCRYPTED_FOOTER => return Err(corrupt("the footer is encrypted, which is not supported")),
-        _ => return Err(corrupt("the file does not end with the Parquet magic `PAR1`")),
+        _ => {
+            return Err(corrupt(
+                "the file does not end with the Parquet magic `PAR1`: it may be cut short (copied in part, or still \
+                 being written) or not be a Parquet file",
+            ))
+        }
     }
     let claimed = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
     if u64::from(claimed) > len - FRAME {
