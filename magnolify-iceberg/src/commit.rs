@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 /// backoff doubling from `commit.retry.min-wait-ms`, the last attempts
 /// come seconds to minutes after the first, so that a writer that lost to
 /// another committing in a loop lands once the other pauses.
-pub(crate) const DEFAULT_RETRIES: usize = 10;
+const DEFAULT_RETRIES: usize = 10;
 
 /// The snapshot summary property that names a commit, by which a commit
 /// of unknown outcome is found in the table reloaded.

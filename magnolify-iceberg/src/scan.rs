@@ -97,16 +97,28 @@ impl<T: OwnedRecord> TableScan<T> {
     /// iceberg-rust's planning keeps, given the filter (as an Iceberg
     /// expression: its partitions and each file's column bounds).
     pub async fn files(&self) -> Result<Vec<String>> {
-        let schema = self.schema()?;
-        let columns = self.columns(&schema)?;
-        Ok(self.plan(columns.message(), &schema).await?.into_iter().map(|task| task.data_file_path).collect())
+        let (_, tasks) = self.planned().await?;
+        Ok(tasks.into_iter().map(|task| task.data_file_path).collect())
     }
 
-    /// The schema of the snapshot read (the table's current schema for a
-    /// table without snapshots, or a snapshot that names none).
-    fn schema(&self) -> Result<SchemaRef> {
+    /// `T`'s columns in the snapshot read and its data files to read: the
+    /// snapshot resolved once, its schema, then the plan.
+    async fn planned(&self) -> Result<(TableColumns<T>, Vec<FileScanTask>)> {
+        let snapshot = self.snapshot()?;
+        let schema = self.schema(snapshot)?;
+        let columns = self.columns(&schema)?;
+        let tasks = match snapshot {
+            Some(snapshot) => self.plan(snapshot, columns.message(), &schema).await?,
+            None => Vec::new(),
+        };
+        Ok((columns, tasks))
+    }
+
+    /// The schema of `snapshot` (the table's current schema for a table
+    /// without snapshots, or a snapshot that names none).
+    fn schema(&self, snapshot: Option<i64>) -> Result<SchemaRef> {
         let metadata = self.table.metadata();
-        let snapshot = self.snapshot()?.and_then(|id| metadata.snapshot_by_id(id));
+        let snapshot = snapshot.and_then(|id| metadata.snapshot_by_id(id));
         match snapshot.filter(|s| s.schema_id().is_some()) {
             Some(snapshot) => Ok(snapshot.schema(metadata)?),
             None => Ok(metadata.current_schema().clone()),
@@ -122,10 +134,8 @@ impl<T: OwnedRecord> TableScan<T> {
         Ok(TableColumns::new(message, mapping))
     }
 
-    async fn plan(&self, message: &TypePtr, schema: &Schema) -> Result<Vec<FileScanTask>> {
-        let Some(snapshot) = self.snapshot()? else {
-            return Ok(Vec::new());
-        };
+    /// The data files of `snapshot` that iceberg-rust's planning keeps.
+    async fn plan(&self, snapshot: i64, message: &TypePtr, schema: &Schema) -> Result<Vec<FileScanTask>> {
         let mut scan = self.table.scan().snapshot_id(snapshot).select_all();
         if let Some(filter) = &self.filter {
             // iceberg-rust binds the filter to the snapshot's schema: the
@@ -210,9 +220,7 @@ impl<T: OwnedRecord> TableScan<T> {
         T: Send + 'static,
     {
         let planned = async move {
-            let schema = self.schema()?;
-            let columns = self.columns(&schema)?;
-            let tasks = self.plan(columns.message(), &schema).await?;
+            let (columns, tasks) = self.planned().await?;
             let files = Files { io: self.table.file_io().clone(), columns, filter: self.filter, threads: self.threads };
             Ok::<_, Error>(files.batches(tasks))
         };

@@ -168,11 +168,7 @@ async fn a_process_that_dies_mid_append_leaves_the_table_as_it_was() {
     let (snapshot, location) = (table.metadata().current_snapshot_id(), table.metadata_location().map(str::to_owned));
     let committed = parquet_files(dir.path());
 
-    let status = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "crash_child", "--ignored", "--nocapture"])
-        .env(CHILD, dir.path())
-        .status()
-        .unwrap();
+    let status = child("crash_child", CHILD, &dir.path().display().to_string()).status().unwrap();
     assert!(!status.success(), "the child aborted");
     let orphans = parquet_files(dir.path()).len() - committed.len();
     assert_eq!(orphans, 6, "the child wrote five full files and part of a sixth before it died");
@@ -216,9 +212,7 @@ async fn two_processes_appending_40_commits_each_land_every_commit() {
     let children: Vec<_> = [7, 8]
         .into_iter()
         .map(|sensor| {
-            std::process::Command::new(std::env::current_exe().unwrap())
-                .args(["--exact", "appender_child", "--ignored", "--nocapture"])
-                .env(APPENDER, format!("{}:{sensor}", dir.path().display()))
+            child("appender_child", APPENDER, &format!("{}:{sensor}", dir.path().display()))
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -237,4 +231,12 @@ async fn two_processes_appending_40_commits_each_land_every_commit() {
     expected.extend(readings(8, 200));
     assert_eq!(sorted_records(&table).await, expected);
     assert_eq!(parquet_files(dir.path()), files_of(&table).await, "no orphans");
+}
+
+/// This test binary running its ignored test `test` alone, with `value` in
+/// the environment variable `var`.
+fn child(test: &str, var: &str, value: &str) -> std::process::Command {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command.args(["--exact", test, "--ignored", "--nocapture"]).env(var, value);
+    command
 }

@@ -408,12 +408,8 @@ fn an_object_replaced_after_its_footer_was_read_is_an_error_naming_it() {
 fn a_store_reader_holds_at_most_its_window_of_row_groups() {
     let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
     let path = Path::from("window/events.parquet");
-    let rows: Vec<Event> = (0..50_000).map(|id| Event { id, kind: format!("kind-{}", id * 7919 % 100_003) }).collect();
     runtime().block_on(async {
-        let builder = WriterBuilder::<Event>::new().max_row_group_rows(5_000).dictionary(false);
-        let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
-        w.write_all(&rows).await.unwrap();
-        w.close().await.unwrap();
+        let rows = ten_row_groups(&store, &path).await;
         for window in [1, 2, 4] {
             let before = store.gets().0;
             let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap().window(window);
@@ -443,12 +439,8 @@ fn a_store_reader_holds_at_most_its_window_of_row_groups() {
 fn a_store_reader_holds_at_most_its_window_of_bytes() {
     let store = Arc::new(Counting::counting(Arc::new(InMemory::new())));
     let path = Path::from("window/bytes.parquet");
-    let rows: Vec<Event> = (0..50_000).map(|id| Event { id, kind: format!("kind-{}", id * 7919 % 100_003) }).collect();
     runtime().block_on(async {
-        let builder = WriterBuilder::<Event>::new().max_row_group_rows(5_000).dictionary(false);
-        let mut w = StoreWriter::create(store.clone(), &path, builder).await.unwrap();
-        w.write_all(&rows).await.unwrap();
-        w.close().await.unwrap();
+        let rows = ten_row_groups(&store, &path).await;
         let group_bytes = |builder: &StoreReaderBuilder| {
             let sizes: Vec<i64> = builder.metadata().row_groups().iter().map(|g| g.compressed_size()).collect();
             (*sizes.iter().min().unwrap() as u64, *sizes.iter().max().unwrap() as u64)
@@ -474,4 +466,15 @@ fn a_store_reader_holds_at_most_its_window_of_bytes() {
             assert_eq!(reader.requests(), 11, "{held} held");
         }
     });
+}
+
+/// 50,000 events written to `path` in 10 row groups of 5,000 (without
+/// dictionaries, each larger than the footer's request of 64 KiB).
+async fn ten_row_groups(store: &Arc<Counting>, path: &Path) -> Vec<Event> {
+    let rows: Vec<Event> = (0..50_000).map(|id| Event { id, kind: format!("kind-{}", id * 7919 % 100_003) }).collect();
+    let builder = WriterBuilder::<Event>::new().max_row_group_rows(5_000).dictionary(false);
+    let mut w = StoreWriter::create(store.clone(), path, builder).await.unwrap();
+    w.write_all(&rows).await.unwrap();
+    w.close().await.unwrap();
+    rows
 }
