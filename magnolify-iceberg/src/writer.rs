@@ -1,22 +1,22 @@
 //! Appending records to a table: data files per partition, uploaded
 //! through the table's `FileIO`, committed in one snapshot.
 
-use std::collections::HashMap;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
 
-use bytes::Bytes;
 use iceberg::io::FileWrite;
 use iceberg::spec::{DataFile, Struct};
 use iceberg::table::Table;
 use iceberg::Catalog;
+use magnolify_parquet::file::{PartSink, Parts};
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
+use magnolify_parquet::partitioned::{PartitionFile, PartitionLimits, Partitions, Routed};
 use magnolify_parquet::{OwnedRecord, ParquetWriter, WriterBuilder};
 
 use crate::columns::TableColumns;
 use crate::commit::{self, Appended};
 use crate::data_file::{data_file, WrittenFile};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::field_ids::{with_table_ids, Mode};
 use crate::name_mapping::Mapping;
 use crate::partition::{Partitioner, Partitioning};
@@ -31,9 +31,7 @@ type FileSettings<T> =
 pub struct TableWriterBuilder<T: OwnedRecord> {
     table: Table,
     partitioning: Partitioning<T>,
-    max_rows: u64,
-    max_bytes: u64,
-    max_open: usize,
+    limits: PartitionLimits,
     settings: FileSettings<T>,
 }
 
@@ -48,22 +46,43 @@ impl<T: OwnedRecord> TableWriterBuilder<T> {
 
     /// A data file holds at most `rows` records (default 1,000,000).
     pub fn max_rows_per_file(mut self, rows: u64) -> Self {
-        self.max_rows = rows.max(1);
+        self.limits.max_rows_per_file = rows.max(1);
         self
     }
 
     /// A data file is closed once its row groups hold `bytes` (default
     /// 512 MiB, Iceberg's target file size).
     pub fn max_bytes_per_file(mut self, bytes: u64) -> Self {
-        self.max_bytes = bytes.max(1);
+        self.limits.max_bytes_per_file = bytes.max(1);
         self
     }
 
-    /// At most `files` partitions have a file open (default 64); one more
-    /// closes the fullest. Each open file holds the row group being
-    /// written in memory (what it flushes goes on to storage).
+    /// At most `files` partitions have a file open (default 64). The
+    /// records of partitions that come when that many are open are held
+    /// (in memory up to [`spill_budget`](Self::spill_budget), then spilled
+    /// to disk) and written at the commit, one file per partition: the
+    /// order of the records never decides how many files there are (see
+    /// [`magnolify_parquet::partitioned`]). Each open file holds the row
+    /// group being written in memory (what it flushes goes on to storage).
     pub fn max_open_files(mut self, files: usize) -> Self {
-        self.max_open = files.max(1);
+        self.limits.max_open_files = files.max(1);
+        self
+    }
+
+    /// Bytes of held records kept in memory (default
+    /// [`DEFAULT_SPILL_BUDGET`](magnolify_parquet::partitioned::DEFAULT_SPILL_BUDGET));
+    /// past it they are spilled to sorted runs on a local disk.
+    pub fn spill_budget(mut self, bytes: u64) -> Self {
+        self.limits.spill_budget = bytes;
+        self
+    }
+
+    /// Where held records are spilled (default: the system's temporary
+    /// directory; created if missing). A run that cannot be written there
+    /// is an error naming it, and the writer stops: its commit then fails
+    /// and deletes its files, so no snapshot has any of its records.
+    pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.limits.spill_dir = dir.into();
         self
     }
 
@@ -91,17 +110,15 @@ impl<T: OwnedRecord> TableWriterBuilder<T> {
         Ok(TableWriter {
             columns: TableColumns::new(message, mapping),
             partitioner,
-            open: HashMap::new(),
+            files: Partitions::new(&self.limits)?,
             written: Vec::new(),
             uploaded: Vec::new(),
             rows: 0,
-            files: 0,
+            opened: 0,
             run: uuid::Uuid::new_v4(),
-            max_rows: self.max_rows,
-            max_bytes: self.max_bytes,
-            max_open: self.max_open,
             settings: self.settings,
             table: self.table,
+            broken: None,
             done: false,
         })
     }
@@ -110,46 +127,33 @@ impl<T: OwnedRecord> TableWriterBuilder<T> {
 /// One partition's file being written: what the writer flushes (whole
 /// row groups) goes on to the table's storage as it comes.
 struct OpenFile<T: OwnedRecord> {
-    writer: ParquetWriter<T, Buffer, TableColumns<T>>,
-    buffer: Buffer,
+    writer: ParquetWriter<T, PartSink, TableColumns<T>>,
+    parts: Parts,
     partition: Struct,
     path: String,
     sink: Box<dyn FileWrite>,
     size: u64,
 }
 
-/// Bytes the writer has flushed that are handed on to storage at once.
-const DRAIN_BYTES: u64 = 1 << 20;
+impl<T: OwnedRecord> PartitionFile for OpenFile<T> {
+    fn rows(&self) -> u64 {
+        self.writer.rows_written()
+    }
+    fn bytes(&self) -> u64 {
+        self.writer.bytes_written()
+    }
+}
 
-/// Hands the bytes flushed into `buffer` on to storage, counting them.
-async fn drain(buffer: &Buffer, sink: &mut Box<dyn FileWrite>, size: &mut u64) -> Result<()> {
-    let bytes = buffer.take();
-    if !bytes.is_empty() {
-        *size += bytes.len() as u64;
-        sink.write(Bytes::from(bytes)).await?;
+/// The parts the writer's bytes are cut into on their way to storage.
+const PART_BYTES: usize = 1 << 20;
+
+/// Hands the full parts the writer has cut on to storage, counting them.
+async fn drain(parts: &Parts, sink: &mut Box<dyn FileWrite>, size: &mut u64) -> Result<()> {
+    while let Some(part) = parts.next_full() {
+        *size += part.len() as u64;
+        sink.write(part).await?;
     }
     Ok(())
-}
-
-/// A `Write` whose bytes the writer keeps a handle to.
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().map_err(|_| std::io::Error::other("a writer panicked"))?.extend_from_slice(data);
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Buffer {
-    fn take(&self) -> Vec<u8> {
-        self.0.lock().map(|mut bytes| std::mem::take(&mut *bytes)).unwrap_or_default()
-    }
 }
 
 /// Appends records of `T` to an Iceberg table: each record goes to the
@@ -164,16 +168,18 @@ pub struct TableWriter<T: OwnedRecord> {
     table: Table,
     columns: TableColumns<T>,
     partitioner: Partitioner<T>,
-    open: HashMap<Struct, OpenFile<T>>,
+    /// The open file of each partition, and the records held.
+    files: Partitions<Struct, OpenFile<T>, T>,
     written: Vec<DataFile>,
     uploaded: Vec<String>,
     rows: u64,
-    files: u64,
+    /// Files opened so far (each file's number in its name).
+    opened: u64,
     run: uuid::Uuid,
-    max_rows: u64,
-    max_bytes: u64,
-    max_open: usize,
     settings: FileSettings<T>,
+    /// The error that stopped the writer (records it accepted may be
+    /// lost): it takes no more, and commits nothing.
+    broken: Option<String>,
     done: bool,
 }
 
@@ -183,41 +189,77 @@ impl<T: OwnedRecord> TableWriter<T> {
         TableWriterBuilder {
             table: table.clone(),
             partitioning: Partitioning::new(),
-            max_rows: 1_000_000,
-            max_bytes: 512 << 20,
-            max_open: 64,
+            limits: PartitionLimits {
+                max_rows_per_file: 1_000_000,
+                max_bytes_per_file: 512 << 20,
+                ..PartitionLimits::default()
+            },
             settings: Arc::new(|b| b),
         }
     }
 
     /// Writes `record` into its partition's file (uploading a file that
-    /// is full).
+    /// is full), or holds it (see
+    /// [`max_open_files`](TableWriterBuilder::max_open_files)). A record
+    /// that cannot be written (a value its column cannot hold) returns its
+    /// error and is left out; any other error (an upload, a spill) stops
+    /// the writer: later calls and the commit fail, and the commit deletes
+    /// the files written.
     pub async fn write(&mut self, record: &T) -> Result<()> {
+        self.check()?;
         // Files are found by the partition tuple; its directory's name is
         // only made for a new file.
         let partition = self.partitioner.partition(record, self.rows)?;
-        // One lookup for a record whose partition has its file open.
-        let file = match self.open.get_mut(&partition) {
-            Some(file) => file,
-            None => {
-                if self.open.len() >= self.max_open {
-                    self.close_fullest().await?;
-                }
+        let written = self.write_in(&partition, record).await;
+        self.guard(written)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    async fn write_in(&mut self, partition: &Struct, record: &T) -> Result<()> {
+        let file = match self.files.route(partition, record)? {
+            Routed::Write(file) => file,
+            Routed::Open => {
                 let file = self.open_file(partition.clone()).await?;
-                self.open.entry(partition.clone()).or_insert(file)
+                self.files.opened(partition.clone(), file)
             }
+            Routed::Held => return Ok(()),
         };
         file.writer.write(record)?;
-        self.rows += 1;
-        let bytes = file.writer.bytes_written();
-        if bytes >= file.size + DRAIN_BYTES {
-            drain(&file.buffer, &mut file.sink, &mut file.size).await?;
+        if file.writer.bytes_written() >= file.size + PART_BYTES as u64 {
+            drain(&file.parts, &mut file.sink, &mut file.size).await?;
         }
-        if file.writer.rows_written() >= self.max_rows || bytes >= self.max_bytes {
-            let file = self.open.remove(&partition).expect("written above");
+        if let Some(file) = self.files.take_full(partition) {
             self.finish(file).await?;
         }
         Ok(())
+    }
+
+    /// An error if an earlier one stopped the writer.
+    fn check(&self) -> Result<()> {
+        match &self.broken {
+            None => Ok(()),
+            Some(cause) => Err(Error::table(
+                self.table.identifier(),
+                format!(
+                    "the writer stopped at an earlier error ({cause}): it takes no more records and commits \
+                     nothing; abort it and write again"
+                ),
+            )),
+        }
+    }
+
+    /// `result`, after stopping the writer if it is an error other than a
+    /// record's own.
+    fn guard<R>(&mut self, result: Result<R>) -> Result<R> {
+        use magnolify_parquet::Error as E;
+        match &result {
+            Err(Error::Parquet(E::Value { .. } | E::Null { .. })) | Ok(_) => {}
+            Err(e) => {
+                self.broken.get_or_insert_with(|| e.to_string());
+            }
+        }
+        result
     }
 
     /// Writes every record of `records`.
@@ -266,10 +308,9 @@ impl<T: OwnedRecord> TableWriter<T> {
     }
 
     async fn commit_files(&mut self, catalog: &dyn Catalog) -> Result<Appended> {
-        let open: Vec<_> = self.open.drain().map(|(_, file)| file).collect();
-        for file in open {
-            self.finish(file).await?;
-        }
+        self.check()?;
+        let written = self.write_held().await;
+        self.guard(written)?;
         if self.written.is_empty() {
             // Nothing was written: no snapshot (iceberg-rust refuses an
             // empty append).
@@ -278,9 +319,29 @@ impl<T: OwnedRecord> TableWriter<T> {
         Ok(commit::append(&self.table, std::mem::take(&mut self.written), catalog).await)
     }
 
+    /// Closes the open files, then writes the held records, a partition
+    /// at a time.
+    async fn write_held(&mut self) -> Result<()> {
+        for (_, file) in self.files.close_all() {
+            self.finish(file).await?;
+        }
+        let mut held = self.files.held()?;
+        while let Some((partition, records)) = held.next_partition() {
+            for record in records {
+                self.write_in(&partition, &record?).await?;
+            }
+            if let Some(file) = self.files.take(&partition) {
+                self.finish(file).await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Deletes the files written so far and ends the writer.
     pub async fn abort(mut self) -> Result<()> {
-        self.open.clear();
+        for (_, file) in self.files.close_all() {
+            file.writer.discard();
+        }
         self.delete_uploaded().await;
         self.done = true;
         Ok(())
@@ -297,10 +358,10 @@ impl<T: OwnedRecord> TableWriter<T> {
     /// A new file of `partition`, named and placed as iceberg-rust's
     /// writers place theirs, in the table's data directory.
     async fn open_file(&mut self, partition: Struct) -> Result<OpenFile<T>> {
-        self.files += 1;
+        self.opened += 1;
         let directory = self.partitioner.directory(&partition);
         let location = self.table.metadata().location().trim_end_matches('/');
-        let name = format!("{}-{:05}.parquet", self.run, self.files);
+        let name = format!("{}-{:05}.parquet", self.run, self.opened);
         let path = match directory.as_str() {
             "" => format!("{location}/data/{name}"),
             _ => format!("{location}/data/{directory}/{name}"),
@@ -308,27 +369,23 @@ impl<T: OwnedRecord> TableWriter<T> {
         // Counted before it exists, so that a failure deletes a file cut short.
         self.uploaded.push(path.clone());
         let sink = self.table.file_io().new_output(&path)?.writer().await?;
-        let buffer = Buffer::default();
+        let (part_sink, parts) = Parts::new(PART_BYTES);
         let builder =
             WriterBuilder::with_converter(self.columns.clone()).compression(Compression::ZSTD(ZstdLevel::default()));
-        let writer = (self.settings)(builder).build(buffer.clone())?;
-        Ok(OpenFile { writer, buffer, partition, path, sink, size: 0 })
-    }
-
-    async fn close_fullest(&mut self) -> Result<()> {
-        let fullest = self.open.iter().max_by_key(|(_, f)| f.writer.rows_written()).map(|(d, _)| d.clone());
-        if let Some(partition) = fullest {
-            let file = self.open.remove(&partition).expect("found above");
-            self.finish(file).await?;
-        }
-        Ok(())
+        let writer = (self.settings)(builder).build(part_sink)?;
+        Ok(OpenFile { writer, parts, partition, path, sink, size: 0 })
     }
 
     /// Closes `file`, hands its last bytes on and makes its `DataFile`.
     async fn finish(&mut self, file: OpenFile<T>) -> Result<()> {
-        let OpenFile { writer, buffer, partition, path, mut sink, mut size } = file;
+        let OpenFile { writer, parts, partition, path, mut sink, mut size } = file;
         let metadata = writer.close()?;
-        drain(&buffer, &mut sink, &mut size).await?;
+        drain(&parts, &mut sink, &mut size).await?;
+        let rest = parts.rest();
+        if !rest.is_empty() {
+            size += rest.len() as u64;
+            sink.write(rest).await?;
+        }
         sink.close().await?;
         let schema = self.table.metadata().current_schema().clone();
         let spec_id = self.partitioner.spec_id();
@@ -361,7 +418,7 @@ impl<T: OwnedRecord> std::fmt::Debug for TableWriter<T> {
         f.debug_struct("TableWriter")
             .field("table", &self.table.identifier())
             .field("rows", &self.rows)
-            .field("open_files", &self.open.len())
+            .field("open_files", &self.files.open_files())
             .finish()
     }
 }

@@ -38,23 +38,6 @@ async fn new_table(catalog: &impl Catalog) -> (TableIdent, Table) {
     (name, table)
 }
 
-/// The Parquet files under `dir`.
-fn parquet_files(dir: &Path) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "parquet") {
-                out.insert(path.display().to_string());
-            }
-        }
-    }
-    out
-}
-
 async fn sorted_records(table: &Table) -> Vec<Reading> {
     let mut read = TableScan::<Reading>::new(table).collect().await.unwrap();
     read.sort_by_key(|r| (r.sensor, r.seq));
@@ -90,7 +73,7 @@ async fn two_writers_appending_to_one_table_both_land_and_leave_no_orphans() {
     expected.extend(readings(2, 30));
     expected.sort_by_key(|r| (r.sensor, r.seq));
     assert_eq!(sorted_records(&table).await, expected);
-    assert_eq!(parquet_files(dir.path()), files_of(&table).await, "every file on disk is in the table");
+    assert_eq!(common::parquet_files(dir.path()), files_of(&table).await, "every file on disk is in the table");
 }
 
 #[tokio::test]
@@ -101,7 +84,7 @@ async fn a_commit_that_fails_deletes_the_files_it_wrote() {
     let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).max_rows_per_file(10).build().unwrap();
     writer.write_all(&readings(3, 95)).await.unwrap();
     assert_eq!(
-        parquet_files(dir.path()).len(),
+        common::parquet_files(dir.path()).len(),
         10,
         "nine full files and the one being written are in storage before the commit"
     );
@@ -109,7 +92,7 @@ async fn a_commit_that_fails_deletes_the_files_it_wrote() {
     catalog.drop_table(&name).await.unwrap();
     let err = writer.commit(&catalog).await.unwrap_err();
     assert!(err.to_string().starts_with("iceberg: "), "{err}");
-    assert_eq!(parquet_files(dir.path()), BTreeSet::new());
+    assert_eq!(common::parquet_files(dir.path()), BTreeSet::new());
 }
 
 #[tokio::test]
@@ -119,16 +102,16 @@ async fn a_writer_dropped_without_a_commit_deletes_its_files() {
     let (name, table) = new_table(&catalog).await;
     let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).max_rows_per_file(10).build().unwrap();
     writer.write_all(&readings(4, 35)).await.unwrap();
-    assert_eq!(parquet_files(dir.path()).len(), 4, "three full files and the one being written");
+    assert_eq!(common::parquet_files(dir.path()).len(), 4, "three full files and the one being written");
     drop(writer);
     // The deletion runs on this runtime: let it.
     for _ in 0..100 {
-        if parquet_files(dir.path()).is_empty() {
+        if common::parquet_files(dir.path()).is_empty() {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
-    assert_eq!(parquet_files(dir.path()), BTreeSet::new());
+    assert_eq!(common::parquet_files(dir.path()), BTreeSet::new());
     assert_eq!(catalog.load_table(&name).await.unwrap().metadata().current_snapshot_id(), None);
 }
 
@@ -166,11 +149,11 @@ async fn a_process_that_dies_mid_append_leaves_the_table_as_it_was() {
     writer.write_all(&readings(5, 20)).await.unwrap();
     let table = writer.commit(&catalog).await.unwrap();
     let (snapshot, location) = (table.metadata().current_snapshot_id(), table.metadata_location().map(str::to_owned));
-    let committed = parquet_files(dir.path());
+    let committed = common::parquet_files(dir.path());
 
     let status = child("crash_child", CHILD, &dir.path().display().to_string()).status().unwrap();
     assert!(!status.success(), "the child aborted");
-    let orphans = parquet_files(dir.path()).len() - committed.len();
+    let orphans = common::parquet_files(dir.path()).len() - committed.len();
     assert_eq!(orphans, 6, "the child wrote five full files and part of a sixth before it died");
 
     let table = catalog.load_table(&name).await.unwrap();
@@ -230,7 +213,7 @@ async fn two_processes_appending_40_commits_each_land_every_commit() {
     let mut expected: Vec<Reading> = readings(7, 200);
     expected.extend(readings(8, 200));
     assert_eq!(sorted_records(&table).await, expected);
-    assert_eq!(parquet_files(dir.path()), files_of(&table).await, "no orphans");
+    assert_eq!(common::parquet_files(dir.path()), files_of(&table).await, "no orphans");
 }
 
 /// This test binary running its ignored test `test` alone, with `value` in

@@ -70,6 +70,7 @@ mod logical;
 pub mod mem;
 mod one_field;
 mod options;
+pub mod partitioned;
 mod read;
 mod record;
 pub mod schema;

@@ -9,6 +9,7 @@ pub mod io;
 pub mod json;
 pub mod rng;
 pub mod sales;
+pub mod scattered;
 pub mod seed;
 #[cfg(feature = "store")]
 pub mod store;

@@ -1,6 +1,6 @@
 //! What the test files share.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -55,4 +55,22 @@ pub async fn evolved(catalog: &impl Catalog, table: &Table, schema: Schema, name
     let builder = TableMetadataBuilder::new_from_metadata(table.metadata().clone(), location);
     let metadata = builder.add_current_schema(schema).expect("the schema added").build().expect("metadata").metadata;
     registered(catalog, table, metadata, name).await
+}
+
+/// The Parquet files under `dir`, by path.
+#[allow(dead_code)] // not every test file looks at the files
+pub fn parquet_files(dir: &Path) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "parquet") {
+                out.insert(path.display().to_string());
+            }
+        }
+    }
+    out
 }

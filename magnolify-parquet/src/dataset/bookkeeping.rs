@@ -1,16 +1,17 @@
-//! The bookkeeping of a dataset writer, without I/O: the open file of
-//! each partition, the write clock, eviction of the file written least
-//! recently, the roll test, file names, the summary and the broken-writer
-//! latch. It says what to do (open a file, close one); the sync driver
-//! (`writer.rs`) and the async one (`store_writer.rs`) do it.
+//! The bookkeeping of a dataset writer, without I/O but the spill: the
+//! partitioned writers' core (open files, held records, the roll test)
+//! with the dataset's file names, summary and broken-writer latch. It
+//! says what to do (open a file, close one); the sync driver (`writer.rs`)
+//! and the async one (`store_writer.rs`) do it.
 
-use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::error::Result;
+use crate::partitioned::{HeldRecords, PartitionFile, PartitionLimits, Partitions, Routed};
+use crate::record::OwnedRecord;
 use crate::write::Latch;
 
 /// What [`DatasetWriter::close`](super::DatasetWriter::close) (and the
@@ -21,30 +22,9 @@ pub struct DatasetSummary {
     pub files: Vec<PathBuf>,
     /// Records written.
     pub rows: u64,
-}
-
-/// An open file as the bookkeeping sees it: how much it holds.
-pub(super) trait Written {
-    /// Records written into it.
-    fn rows(&self) -> u64;
-    /// Bytes it holds so far.
-    fn bytes(&self) -> u64;
-}
-
-/// When a file is full, and how many may be open.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Limits {
-    pub(super) max_rows: u64,
-    pub(super) max_bytes: u64,
-    pub(super) max_open: usize,
-}
-
-impl Limits {
-    /// The roll test: whether `file` is closed after the record just written
-    /// (its partition then goes on in a new file).
-    pub(super) fn full(&self, file: &impl Written) -> bool {
-        file.rows() >= self.max_rows || (self.max_bytes != u64::MAX && file.bytes() >= self.max_bytes)
-    }
+    /// Runs of held records spilled to disk (see
+    /// [`DatasetWriterBuilder::spill_budget`](super::DatasetWriterBuilder::spill_budget)).
+    pub spilled_runs: usize,
 }
 
 /// File names: `part-<sequence>-<writer id>.parquet`, the sequence shared
@@ -108,78 +88,75 @@ pub(super) struct Closing<F> {
 pub(super) enum Action<'a, F> {
     /// Write into the partition's open file.
     Write(&'a mut F),
-    /// Close `evict` (the file written least recently, past the bound of
-    /// open files), then open `file` and hand it to [`Core::opened`].
-    Open { evict: Option<Closing<F>>, file: NewFile },
+    /// Open `file` and hand it to [`Core::opened`].
+    Open(NewFile),
+    /// Nothing: the core holds the record until [`Core::held`].
+    Held,
 }
 
-struct Open<F> {
+/// An open file and its path relative to the root.
+pub(super) struct Open<F> {
     relative: PathBuf,
     file: F,
-    /// The clock when it was last written to.
-    used: u64,
 }
 
-/// The open files of some partitions (those of one thread, or all) and
-/// what has been closed.
-pub(super) struct Core<F> {
-    open: HashMap<String, Open<F>>,
-    limits: Limits,
+impl<F: PartitionFile> PartitionFile for Open<F> {
+    fn rows(&self) -> u64 {
+        self.file.rows()
+    }
+    fn bytes(&self) -> u64 {
+        self.file.bytes()
+    }
+}
+
+impl<F: PartitionFile> From<Open<F>> for Closing<F> {
+    fn from(open: Open<F>) -> Self {
+        Closing { relative: open.relative, rows: open.file.rows(), file: open.file }
+    }
+}
+
+/// The open files of some partitions (those of one thread, or all), the
+/// records held for later, and what has been closed: the partitioned
+/// writers' core with the dataset's names, summary and latch.
+pub(super) struct Core<T: OwnedRecord, F> {
+    partitions: Partitions<String, Open<F>, T>,
     names: Names,
-    clock: u64,
     summary: DatasetSummary,
     /// Broken by an error after which records already accepted may be
     /// lost: nothing more is written and there is no `_SUCCESS`.
     pub(super) latch: Latch,
 }
 
-impl<F: Written> Core<F> {
-    pub(super) fn new(limits: Limits, names: Names) -> Self {
-        Core {
-            open: HashMap::new(),
-            limits,
-            names,
-            clock: 0,
-            summary: DatasetSummary::default(),
-            latch: Latch::default(),
-        }
+impl<T: OwnedRecord, F: PartitionFile> Core<T, F> {
+    pub(super) fn new(limits: &PartitionLimits, names: Names) -> Result<Self> {
+        let partitions = Partitions::new(limits)?;
+        Ok(Core { partitions, names, summary: DatasetSummary::default(), latch: Latch::default() })
     }
 
-    /// The limits (a copy: the roll test runs while a file is borrowed).
-    pub(super) fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// What to do for a record of directory `key`: one map lookup for a
-    /// partition already open (the common case).
-    pub(super) fn route(&mut self, key: &str) -> Result<Action<'_, F>> {
+    /// What to do for `record` of directory `key`.
+    pub(super) fn route(&mut self, key: &str, record: &T) -> Result<Action<'_, F>> {
         self.latch.check()?;
-        self.clock += 1;
-        let clock = self.clock;
-        if !self.open.contains_key(key) {
-            let evict = match self.open.len() >= self.limits.max_open {
-                true => self.least_recent().and_then(|k| self.take(&k)),
-                false => None,
-            };
-            return Ok(Action::Open { evict, file: self.names.next(key) });
-        }
-        let open = self.open.get_mut(key).expect("checked above");
-        open.used = clock;
-        Ok(Action::Write(&mut open.file))
+        Ok(match self.partitions.route(key, record)? {
+            Routed::Write(open) => Action::Write(&mut open.file),
+            Routed::Open => Action::Open(self.names.next(key)),
+            Routed::Held => Action::Held,
+        })
     }
 
     /// Records `file`, opened as [`Action::Open`] said, as the file of its
     /// partition; returns it to write into.
     pub(super) fn opened(&mut self, new: NewFile, file: F) -> &mut F {
-        let open = Open { relative: new.relative, file, used: self.clock };
-        &mut self.open.entry(new.key).insert_entry(open).into_mut().file
+        &mut self.partitions.opened(new.key, Open { relative: new.relative, file }).file
     }
 
-    /// The open file of `key`, taken out to be closed (a full one, after
-    /// [`Limits::full`]).
+    /// The open file of `key`, taken out to be closed if it is full.
+    pub(super) fn take_full(&mut self, key: &str) -> Option<Closing<F>> {
+        self.partitions.take_full(key).map(Closing::from)
+    }
+
+    /// The open file of `key`, taken out to be closed.
     pub(super) fn take(&mut self, key: &str) -> Option<Closing<F>> {
-        let open = self.open.remove(key)?;
-        Some(Closing { relative: open.relative, rows: open.file.rows(), file: open.file })
+        self.partitions.take(key).map(Closing::from)
     }
 
     /// Counts a file the driver closed.
@@ -188,30 +165,35 @@ impl<F: Written> Core<F> {
         self.summary.rows += rows;
     }
 
-    /// Every open file, by directory, to be closed (an error if the
-    /// writer is broken).
+    /// Every open file, by path, to be closed (an error if the writer is
+    /// broken). The held records come next ([`held`](Self::held)).
     pub(super) fn close_all(&mut self) -> Result<Vec<Closing<F>>> {
         self.latch.check()?;
-        let mut keys: Vec<String> = self.open.keys().cloned().collect();
-        keys.sort();
-        Ok(keys.iter().filter_map(|k| self.take(k)).collect())
+        let mut closing: Vec<Closing<F>> = self.partitions.close_all().into_iter().map(|(_, f)| f.into()).collect();
+        closing.sort_by(|a, b| a.relative.cmp(&b.relative));
+        Ok(closing)
+    }
+
+    /// The records held, to be written partition by partition once the
+    /// open files are closed.
+    pub(super) fn held(&mut self) -> Result<HeldRecords<String, T>> {
+        self.latch.check()?;
+        let held = self.partitions.held();
+        self.latch.guard(held)
     }
 
     /// Every open file, taken out to be abandoned (the writer broke).
     #[cfg(feature = "object_store")]
     pub(super) fn abandon_all(&mut self) -> Vec<F> {
-        self.open.drain().map(|(_, open)| open.file).collect()
+        self.partitions.close_all().into_iter().map(|(_, open)| open.file).collect()
     }
 
     /// What was closed so far, files sorted; the count starts again.
     pub(super) fn summary(&mut self) -> DatasetSummary {
         let mut summary = std::mem::take(&mut self.summary);
         summary.files.sort();
+        summary.spilled_runs = self.partitions.spilled_runs();
         summary
-    }
-
-    fn least_recent(&self) -> Option<String> {
-        self.open.iter().min_by_key(|(_, f)| f.used).map(|(k, _)| k.clone())
     }
 }
 
@@ -224,13 +206,19 @@ fn random_id() -> String {
     format!("{:016x}", hasher.finish())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "derive"))]
 mod tests {
     use super::*;
+    use crate::ParquetType;
+
+    #[derive(ParquetType, Debug, PartialEq)]
+    struct Row {
+        n: u32,
+    }
 
     struct Fake(u64);
 
-    impl Written for Fake {
+    impl PartitionFile for Fake {
         fn rows(&self) -> u64 {
             self.0
         }
@@ -239,31 +227,27 @@ mod tests {
         }
     }
 
-    fn core(max_open: usize) -> Core<Fake> {
-        let limits = Limits { max_rows: 2, max_bytes: u64::MAX, max_open };
-        Core::new(limits, Names::new(Some("w".into())))
+    fn core(max_open_files: usize) -> Core<Row, Fake> {
+        let limits = PartitionLimits { max_rows_per_file: 2, max_open_files, ..PartitionLimits::default() };
+        Core::new(&limits, Names::new(Some("w".into()))).unwrap()
     }
 
-    /// Writes one row into the file of `key` as a driver does; the names
-    /// of the files it opened and closed.
-    fn write(core: &mut Core<Fake>, key: &str) -> (Option<String>, Vec<String>) {
+    /// Writes record `n` into the file of `key` as a driver does; the
+    /// names of the files it opened and closed (`None`, `[]` for a record
+    /// held).
+    fn write(core: &mut Core<Row, Fake>, key: &str, n: u32) -> (Option<String>, Vec<String>) {
         let mut closed = Vec::new();
         let mut opened = None;
-        let limits = core.limits();
-        let file = match core.route(key).unwrap() {
+        let file = match core.route(key, &Row { n }).unwrap() {
             Action::Write(file) => file,
-            Action::Open { evict, file } => {
-                if let Some(c) = evict {
-                    closed.push(c.relative.display().to_string());
-                    core.closed(c.relative, c.rows);
-                }
+            Action::Open(file) => {
                 opened = Some(file.key_path());
                 core.opened(file, Fake(0))
             }
+            Action::Held => return (None, closed),
         };
         file.0 += 1;
-        if limits.full(file) {
-            let c = core.take(key).unwrap();
+        if let Some(c) = core.take_full(key) {
             closed.push(c.relative.display().to_string());
             core.closed(c.relative, c.rows);
         }
@@ -271,36 +255,45 @@ mod tests {
     }
 
     #[test]
-    fn files_roll_at_the_row_limit_and_the_least_recent_is_evicted() {
+    fn files_roll_at_the_row_limit_and_partitions_past_the_bound_are_held() {
         let mut c = core(2);
-        assert_eq!(write(&mut c, "a=1"), (Some("a=1/part-00000-w.parquet".into()), vec![]));
-        assert_eq!(write(&mut c, "a=2"), (Some("a=2/part-00001-w.parquet".into()), vec![]));
+        assert_eq!(write(&mut c, "a=1", 1), (Some("a=1/part-00000-w.parquet".into()), vec![]));
+        assert_eq!(write(&mut c, "a=2", 2), (Some("a=2/part-00001-w.parquet".into()), vec![]));
         // a=1 reaches 2 rows: rolled.
-        assert_eq!(write(&mut c, "a=1"), (None, vec!["a=1/part-00000-w.parquet".into()]));
-        assert_eq!(write(&mut c, "a=3"), (Some("a=3/part-00002-w.parquet".into()), vec![]));
-        // Two open (a=2, a=3): a=4 evicts a=2, written least recently.
-        assert_eq!(
-            write(&mut c, "a=4"),
-            (Some("a=4/part-00003-w.parquet".into()), vec!["a=2/part-00001-w.parquet".into()])
-        );
+        assert_eq!(write(&mut c, "a=1", 3), (None, vec!["a=1/part-00000-w.parquet".into()]));
+        assert_eq!(write(&mut c, "a=3", 4), (Some("a=3/part-00002-w.parquet".into()), vec![]));
+        // Two open (a=2, a=3): a=4 is held, and so is a=1 (no room), to the end.
+        assert_eq!(write(&mut c, "a=4", 5), (None, vec![]));
+        assert_eq!(write(&mut c, "a=1", 6), (None, vec![]));
+        assert_eq!(write(&mut c, "a=4", 7), (None, vec![]));
         let rest: Vec<String> = c.close_all().unwrap().into_iter().map(|c| c.relative.display().to_string()).collect();
-        assert_eq!(rest, ["a=3/part-00002-w.parquet", "a=4/part-00003-w.parquet"]);
+        assert_eq!(rest, ["a=2/part-00001-w.parquet", "a=3/part-00002-w.parquet"]);
+        let mut held = c.held().unwrap();
+        let mut partitions = Vec::new();
+        while let Some((key, records)) = held.next_partition() {
+            let rows: Vec<u32> = records.map(|r| r.unwrap().n).collect();
+            partitions.push((key, rows));
+        }
+        assert_eq!(partitions, [("a=4".to_owned(), vec![5, 7]), ("a=1".to_owned(), vec![6])]);
+        // Written after: each held partition opens a file of its own.
+        assert_eq!(write(&mut c, "a=4", 5), (Some("a=4/part-00003-w.parquet".into()), vec![]));
         let summary = c.summary();
-        assert_eq!((summary.files.len(), summary.rows), (2, 3));
+        assert_eq!((summary.files.len(), summary.rows), (1, 2));
     }
 
     #[test]
     fn a_broken_core_routes_nothing() {
         let mut c = core(2);
         c.latch.set(&crate::Error::argument("disk full"));
-        assert!(matches!(c.route("a=1"), Err(crate::Error::WriterState { source: Some(_) })));
+        assert!(matches!(c.route("a=1", &Row { n: 1 }), Err(crate::Error::WriterState { source: Some(_) })));
         assert!(c.close_all().is_err());
+        assert!(c.held().is_err());
     }
 
     #[test]
     fn without_partitions_the_name_is_the_path() {
         let mut c = core(1);
-        let Ok(Action::Open { file, .. }) = c.route("") else { panic!("a new file") };
+        let Ok(Action::Open(file)) = c.route("", &Row { n: 1 }) else { panic!("a new file") };
         assert_eq!(
             (file.key_path(), file.relative),
             ("part-00000-w.parquet".to_owned(), PathBuf::from("part-00000-w.parquet"))

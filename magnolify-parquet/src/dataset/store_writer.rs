@@ -9,11 +9,12 @@ use futures_util::future::BoxFuture;
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
-use super::bookkeeping::{Action, Closing, Core, DatasetSummary, Limits, Names, NewFile, Written};
+use super::bookkeeping::{Action, Closing, Core, DatasetSummary, Names, NewFile};
 use super::partitioner::Partitioner;
 use super::writer::{DatasetWriterBuilder, FileSettings, SUCCESS_MARKER};
 use crate::error::{Error, Result};
 use crate::file::WriterBuilder;
+use crate::partitioned::PartitionFile;
 use crate::record::{OwnedRecord, RecordWrite};
 use crate::store::{store_error, Ahead, StoreWriter, DEFAULT_PART_SIZE};
 
@@ -29,18 +30,13 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     pub fn build_in_store(self, store: Arc<dyn ObjectStore>) -> Result<StoreDatasetWriter<T>> {
         self.partitions.check()?;
         let prefix = self.root.to_string_lossy().trim_matches('/').to_owned();
-        let limits = Limits {
-            max_rows: self.max_rows_per_file,
-            max_bytes: self.max_bytes_per_file,
-            max_open: self.max_open_files,
-        };
         Ok(StoreDatasetWriter {
             store,
             prefix,
             omitted: self.partitions.names(),
             partitions: self.partitions,
             settings: self.files,
-            core: Core::new(limits, Names::new(self.writer_id)),
+            core: Core::new(&self.limits, Names::new(self.writer_id))?,
             closing: Ahead::new(false),
             concurrency: DEFAULT_CLOSING,
             part_size: DEFAULT_PART_SIZE,
@@ -51,7 +47,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     }
 }
 
-impl<T, C: RecordWrite> Written for StoreWriter<T, C> {
+impl<T, C: RecordWrite> PartitionFile for StoreWriter<T, C> {
     fn rows(&self) -> u64 {
         self.rows_written()
     }
@@ -62,8 +58,8 @@ impl<T, C: RecordWrite> Written for StoreWriter<T, C> {
 
 /// Writes records of `T` as a Hive-partitioned dataset into an object
 /// store; made by [`DatasetWriterBuilder::build_in_store`]. Each file is a
-/// multipart upload, completed when the file is closed (rolled, evicted
-/// past `max_open_files`, or at [`close`](Self::close)), so no partial
+/// multipart upload, completed when the file is closed (rolled, or at
+/// [`close`](Self::close)), so no partial
 /// object is ever visible; `close` puts `_SUCCESS` last. A writer dropped
 /// without `close` leaves the objects it completed and no `_SUCCESS`. An
 /// error that breaks the writer (a failed upload) aborts the uploads of
@@ -108,7 +104,7 @@ pub struct StoreDatasetWriter<T: OwnedRecord> {
     omitted: Vec<String>,
     settings: FileSettings<T>,
     /// The open objects, names, limits, summary and latch.
-    core: Core<StoreWriter<T>>,
+    core: Core<T, StoreWriter<T>>,
     /// The objects being completed (their last parts and completion).
     closing: Ahead<Closed>,
     concurrency: usize,
@@ -129,7 +125,7 @@ pub const DEFAULT_CLOSING: usize = 8;
 
 impl<T: OwnedRecord> StoreDatasetWriter<T> {
     /// Up to `objects` objects are completed at once (the last parts and
-    /// the completion of each file rolled, evicted or closed), while the
+    /// the completion of each file rolled or closed), while the
     /// writer goes on with the next records; default [`DEFAULT_CLOSING`].
     /// Memory holds their last parts. `0` counts as 1.
     pub fn concurrency(mut self, objects: usize) -> Self {
@@ -192,24 +188,19 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
     /// Writes `record` into the object of directory `key`, as the
     /// bookkeeping says.
     async fn write_in_partition(&mut self, key: &str, record: &T) -> Result<()> {
-        let limits = self.core.limits();
-        let object = match self.core.route(key)? {
+        let object = match self.core.route(key, record)? {
             Action::Write(object) => object,
-            Action::Open { evict, file } => {
-                if let Some(closing) = evict {
-                    self.complete(closing).await?;
-                }
+            Action::Open(file) => {
                 // Made before the await: the future holds no `&self`
                 // (the writer is `Send`, not `Sync`).
                 let writer = self.create(&file)?.await?;
                 self.core.opened(file, writer)
             }
+            Action::Held => return Ok(()),
         };
         object.write(record).await?;
-        if limits.full(object) {
-            if let Some(closing) = self.core.take(key) {
-                self.complete(closing).await?;
-            }
+        if let Some(closing) = self.core.take_full(key) {
+            self.complete(closing).await?;
         }
         Ok(())
     }
@@ -235,14 +226,23 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         ObjectPath::parse(&key).map_err(|e| Error::argument(format!("`{key}` is not a valid object path: {e}")))
     }
 
-    /// Completes every open object's upload, then puts `_SUCCESS` at the
-    /// prefix. On an error, the objects not completed are aborted.
+    /// Completes every open object's upload, writes the held records'
+    /// objects, then puts `_SUCCESS` at the prefix. On an error, the
+    /// objects not completed are aborted.
     pub async fn close(mut self) -> Result<DatasetSummary> {
         let mut result = Ok(());
         for closing in self.core.close_all()? {
             match result {
                 Ok(()) => result = self.complete(closing).await,
                 Err(_) => drop(closing.file.abort().await),
+            }
+        }
+        if result.is_ok() {
+            result = self.write_held().await;
+        }
+        if result.is_err() {
+            for file in self.core.abandon_all() {
+                let _ = file.abort().await;
             }
         }
         // Every completion started ends (or aborts itself).
@@ -254,6 +254,21 @@ impl<T: OwnedRecord> StoreDatasetWriter<T> {
         let marker = self.object_path(SUCCESS_MARKER)?;
         self.store.put(&marker, PutPayload::from(Vec::new())).await.map_err(|e| store_error(&marker, e))?;
         Ok(self.core.summary())
+    }
+
+    /// Writes the held records, a partition at a time, each partition's
+    /// object completed before the next opens.
+    async fn write_held(&mut self) -> Result<()> {
+        let mut held = self.core.held()?;
+        while let Some((key, records)) = held.next_partition() {
+            for record in records {
+                self.write_in_partition(&key, &record?).await?;
+            }
+            if let Some(closing) = self.core.take(&key) {
+                self.complete(closing).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Starts completing `closing`'s upload, with at most `concurrency`

@@ -1,6 +1,7 @@
 //! The dataset writer: records routed to one file per partition directory,
-//! files rolled at a size, the least recently used closed past a bound,
-//! and, with more than one thread, partitions shared out between threads.
+//! files rolled at a size, partitions past the bound of open files held
+//! (and spilled) until the end, and, with more than one thread, partitions
+//! shared out between threads.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use super::bookkeeping::{Action, Closing, Core, DatasetSummary, Limits, Names, Written};
+use super::bookkeeping::{Action, Closing, Core, DatasetSummary, Names, NewFile};
 use super::in_dir;
 use super::partitioner::Partitioner;
 use super::value::PartitionValue;
@@ -17,6 +18,7 @@ use crate::error::{Error, Location, Result};
 use crate::file::disk::Disk;
 use crate::file::{AtomicFile, ParquetWriter, WriterBuilder};
 use crate::filter::Field;
+use crate::partitioned::{PartitionFile, PartitionLimits};
 use crate::record::OwnedRecord;
 use crate::write::Latch;
 
@@ -34,9 +36,7 @@ pub(super) type FileSettings<T> = Arc<dyn Fn(WriterBuilder<T>) -> WriterBuilder<
 pub struct DatasetWriterBuilder<T: OwnedRecord> {
     pub(super) root: PathBuf,
     pub(super) partitions: Partitioner<T>,
-    pub(super) max_rows_per_file: u64,
-    pub(super) max_bytes_per_file: u64,
-    pub(super) max_open_files: usize,
+    pub(super) limits: PartitionLimits,
     pub(super) writer_id: Option<String>,
     pub(super) threads: usize,
     pub(super) files: FileSettings<T>,
@@ -57,7 +57,7 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// Most records in one file (default: no limit); a partition then goes
     /// on in a new file.
     pub fn max_rows_per_file(mut self, rows: u64) -> Self {
-        self.max_rows_per_file = rows.max(1);
+        self.limits.max_rows_per_file = rows.max(1);
         self
     }
 
@@ -66,17 +66,37 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
     /// [`ParquetWriter::bytes_written`] counts them: a file ends up to one
     /// write batch of records past it.
     pub fn max_bytes_per_file(mut self, bytes: u64) -> Self {
-        self.max_bytes_per_file = bytes.max(1);
+        self.limits.max_bytes_per_file = bytes.max(1);
         self
     }
 
     /// Most files open at once (default 64; at least 1, and at least one
-    /// per thread): past it, the file of the partition written least
-    /// recently is closed, and that partition goes on in a new file if
-    /// more of its records come. Each open file holds one write batch of
-    /// records and the pages of its open row group, so this bounds memory.
+    /// per thread). The records of partitions that come when that many are
+    /// open are held (in memory up to [`spill_budget`](Self::spill_budget),
+    /// then spilled to disk) and written when the writer closes, one file
+    /// per partition: the order of the records never decides how many
+    /// files there are (see [`partitioned`](crate::partitioned)). Each open
+    /// file holds one write batch of records and the pages of its open row
+    /// group, so this bounds memory.
     pub fn max_open_files(mut self, files: usize) -> Self {
-        self.max_open_files = files.max(1);
+        self.limits.max_open_files = files.max(1);
+        self
+    }
+
+    /// Bytes of held records kept in memory (default
+    /// [`DEFAULT_SPILL_BUDGET`](crate::partitioned::DEFAULT_SPILL_BUDGET),
+    /// shared between the threads); past it they are spilled to sorted
+    /// runs on disk. See [`PartitionLimits::spill_budget`].
+    pub fn spill_budget(mut self, bytes: u64) -> Self {
+        self.limits.spill_budget = bytes;
+        self
+    }
+
+    /// Where held records are spilled (default: the system's temporary
+    /// directory; created if missing). A run that cannot be written there
+    /// is an error naming it, and the writer stops: no `_SUCCESS`.
+    pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.limits.spill_dir = dir.into();
         self
     }
 
@@ -128,16 +148,17 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
             settings: self.files,
             disk: self.disk,
         });
-        let threads = self.threads.min(self.max_open_files);
-        let limits = Limits {
-            max_rows: self.max_rows_per_file,
-            max_bytes: self.max_bytes_per_file,
-            max_open: (self.max_open_files / threads).max(1),
+        let threads = self.threads.min(self.limits.max_open_files);
+        // Each thread has its share of the open files and of the budget.
+        let limits = PartitionLimits {
+            max_open_files: (self.limits.max_open_files / threads).max(1),
+            spill_budget: self.limits.spill_budget / threads as u64,
+            ..self.limits
         };
         let names = Names::new(self.writer_id);
         let route = match threads {
-            1 => Route::Local(Shard::new(files.clone(), limits, names)),
-            n => Route::Threads(Workers::start(n, &files, limits, &names)?),
+            1 => Route::Local(Box::new(Shard::new(files.clone(), &limits, names)?)),
+            n => Route::Threads(Workers::start(n, &files, &limits, &names)?),
         };
         Ok(DatasetWriter { files, partitions: self.partitions, route, key: String::new(), rows: 0 })
     }
@@ -192,9 +213,7 @@ impl<T: OwnedRecord> DatasetWriter<T> {
         DatasetWriterBuilder {
             root: root.as_ref().to_owned(),
             partitions: Partitioner::new(),
-            max_rows_per_file: u64::MAX,
-            max_bytes_per_file: u64::MAX,
-            max_open_files: 64,
+            limits: PartitionLimits::default(),
             writer_id: None,
             threads: 1,
             files: Arc::new(|b| b),
@@ -232,8 +251,8 @@ impl<T: OwnedRecord> DatasetWriter<T> {
         records.into_iter().try_for_each(|r| self.write(r))
     }
 
-    /// Closes every open file (each renamed to its final name), then
-    /// writes the `_SUCCESS` marker at the root.
+    /// Closes every open file (each renamed to its final name), writes
+    /// the held records' files, then the `_SUCCESS` marker at the root.
     pub fn close(self) -> Result<DatasetSummary> {
         let DatasetWriter { files, route, .. } = self;
         let mut summary = match route {
@@ -258,7 +277,7 @@ struct Files<T: OwnedRecord> {
 
 impl<T: OwnedRecord> Files<T> {
     /// The file `new` names, created under its temporary name.
-    fn create(&self, new: &super::bookkeeping::NewFile, writer_id: &str) -> Result<ParquetWriter<T, AtomicFile>> {
+    fn create(&self, new: &NewFile, writer_id: &str) -> Result<ParquetWriter<T, AtomicFile>> {
         let dir = self.root.join(&new.key);
         self.disk.create_dir_all(&dir).map_err(|e| in_dir(&dir, e))?;
         let path = dir.join(&new.name);
@@ -274,7 +293,7 @@ impl<T: OwnedRecord> Files<T> {
     }
 }
 
-impl<T, C: crate::RecordWrite> Written for ParquetWriter<T, AtomicFile, C> {
+impl<T, C: crate::RecordWrite> PartitionFile for ParquetWriter<T, AtomicFile, C> {
     fn rows(&self) -> u64 {
         self.rows_written()
     }
@@ -287,13 +306,13 @@ impl<T, C: crate::RecordWrite> Written for ParquetWriter<T, AtomicFile, C> {
 /// bookkeeping, driven with blocking I/O.
 struct Shard<T: OwnedRecord> {
     files: Arc<Files<T>>,
-    core: Core<ParquetWriter<T, AtomicFile>>,
+    core: Core<T, ParquetWriter<T, AtomicFile>>,
     names: Names,
 }
 
 impl<T: OwnedRecord> Shard<T> {
-    fn new(files: Arc<Files<T>>, limits: Limits, names: Names) -> Self {
-        Shard { files, core: Core::new(limits, names.clone()), names }
+    fn new(files: Arc<Files<T>>, limits: &PartitionLimits, names: Names) -> Result<Self> {
+        Ok(Shard { files, core: Core::new(limits, names.clone())?, names })
     }
 
     /// Writes `record` into the file of `key`. A record that cannot be
@@ -304,22 +323,17 @@ impl<T: OwnedRecord> Shard<T> {
     }
 
     fn write_unchecked(&mut self, key: &str, record: &T) -> Result<()> {
-        let limits = self.core.limits();
-        let file = match self.core.route(key)? {
+        let file = match self.core.route(key, record)? {
             Action::Write(file) => file,
-            Action::Open { evict, file } => {
-                if let Some(closing) = evict {
-                    self.close(closing)?;
-                }
+            Action::Open(file) => {
                 let writer = self.files.create(&file, self.names.writer_id())?;
                 self.core.opened(file, writer)
             }
+            Action::Held => return Ok(()),
         };
         file.write(record)?;
-        if limits.full(file) {
-            if let Some(closing) = self.core.take(key) {
-                self.close(closing)?;
-            }
+        if let Some(closing) = self.core.take_full(key) {
+            self.close(closing)?;
         }
         Ok(())
     }
@@ -331,10 +345,22 @@ impl<T: OwnedRecord> Shard<T> {
         Ok(())
     }
 
-    /// Closes every open file; what the shard wrote.
+    /// Closes every open file, then writes the held records, a partition
+    /// at a time; what the shard wrote.
     fn close_all(&mut self) -> Result<DatasetSummary> {
         for closing in self.core.close_all()? {
             self.close(closing)?;
+        }
+        let mut held = self.core.held()?;
+        while let Some((key, records)) = held.next_partition() {
+            for record in records {
+                let record = self.core.latch.guard(record)?;
+                self.write(&key, &record)?;
+            }
+            if let Some(closing) = self.core.take(&key) {
+                let closed = self.close(closing);
+                self.core.latch.guard(closed)?;
+            }
         }
         Ok(self.core.summary())
     }
@@ -342,7 +368,7 @@ impl<T: OwnedRecord> Shard<T> {
 
 /// Where records go: the caller's own shard, or the threads'.
 enum Route<T: OwnedRecord> {
-    Local(Shard<T>),
+    Local(Box<Shard<T>>),
     Threads(Workers<T>),
 }
 
@@ -368,12 +394,12 @@ struct Workers<T: OwnedRecord> {
 }
 
 impl<T: OwnedRecord> Workers<T> {
-    fn start(n: usize, files: &Arc<Files<T>>, limits: Limits, names: &Names) -> Result<Self> {
+    fn start(n: usize, files: &Arc<Files<T>>, limits: &PartitionLimits, names: &Names) -> Result<Self> {
         let abandoned = Arc::new(AtomicBool::new(false));
         let (mut senders, mut threads) = (Vec::with_capacity(n), Vec::with_capacity(n));
         for i in 0..n {
             let (send, receive): (SyncSender<Routed<T>>, Receiver<Routed<T>>) = sync_channel(2);
-            let mut shard = Shard::new(files.clone(), limits, names.clone());
+            let mut shard = Shard::new(files.clone(), limits, names.clone())?;
             let abandoned = abandoned.clone();
             let thread = std::thread::Builder::new()
                 .name(format!("magnolify-parquet dataset {i}"))
@@ -442,6 +468,7 @@ impl<T: OwnedRecord> Workers<T> {
                 Ok(part) => {
                     summary.files.extend(part.files);
                     summary.rows += part.rows;
+                    summary.spilled_runs += part.spilled_runs;
                 }
                 Err(e) => {
                     first_error.get_or_insert(e);

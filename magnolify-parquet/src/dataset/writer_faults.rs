@@ -23,7 +23,7 @@ struct Visit {
 }
 
 /// 90 visits in blocks of 10 per day over 3 days: with 2 files open per
-/// thread and 6 rows per file, files are rolled and evicted all along.
+/// thread and 6 rows per file, files are rolled and records held all along.
 fn visits() -> Vec<Visit> {
     (0..90).map(|user| Visit { day: (user / 10) % 3, user, page: format!("/page/{user}") }).collect()
 }

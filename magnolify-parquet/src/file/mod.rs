@@ -8,9 +8,11 @@ mod chunks;
 pub(crate) mod disk;
 mod field_columns;
 mod page_crc;
+mod parts;
 pub(crate) mod reader;
 mod writer;
 
 pub use atomic::AtomicFile;
+pub use parts::{PartSink, Parts};
 pub use reader::{CheckedMetadata, ParquetReader, ReaderBuilder};
 pub use writer::{ParquetWriter, WriterBuilder, DEFAULT_MAX_ROW_GROUP_BYTES};

@@ -171,6 +171,12 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         records.into_iter().try_for_each(|r| self.write(r))
     }
 
+    /// Writes records already shredded into `batch` (see
+    /// [`RecordWriter::write_shredded`](crate::write::RecordWriter)).
+    pub(crate) fn write_shredded(&mut self, batch: &mut crate::shred::ColumnSink) -> Result<()> {
+        self.open()?.write_shredded(batch)
+    }
+
     /// Ends the current row group: what is buffered is encoded and written
     /// to the sink, and the next record starts a new row group.
     pub fn flush(&mut self) -> Result<()> {

@@ -3,17 +3,15 @@
 //! parts sent a few at once; an object smaller than one part put whole at
 //! the end, in one request. Nothing is visible at the path before the end.
 
-use std::collections::VecDeque;
-use std::io::{self, Write};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
-use bytes::Bytes;
 use object_store::path::Path as ObjectPath;
 use object_store::{MultipartUpload, ObjectStore, ObjectStoreExt, PutPayload, UploadPart};
 
 use super::ahead::Ahead;
 use super::store_error;
 use crate::error::Result;
+use crate::file::{PartSink, Parts};
 use crate::write::Latch;
 
 /// Bytes in each uploaded part but the last (S3 needs at least 5 MiB).
@@ -24,45 +22,11 @@ pub const DEFAULT_PART_SIZE: usize = 8 << 20;
 /// says otherwise.
 pub const DEFAULT_PARTS_IN_FLIGHT: usize = 4;
 
-/// Full parts waiting for upload, and the part being filled.
-#[derive(Debug, Default)]
-struct Parts {
-    full: VecDeque<Bytes>,
-    filling: Vec<u8>,
-    size: usize,
-}
-
-/// The file writer's sink: bytes cut into parts.
-pub(super) struct PartSink(Arc<Mutex<Parts>>);
-
-impl Write for PartSink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut parts = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut rest = buf;
-        while !rest.is_empty() {
-            let room = parts.size - parts.filling.len();
-            let (now, later) = rest.split_at(room.min(rest.len()));
-            parts.filling.extend_from_slice(now);
-            if parts.filling.len() == parts.size {
-                let size = parts.size;
-                let full = std::mem::replace(&mut parts.filling, Vec::with_capacity(size));
-                parts.full.push_back(Bytes::from(full));
-            }
-            rest = later;
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 /// The upload of the object at `path`.
 pub(super) struct Upload {
     store: Arc<dyn ObjectStore>,
     path: ObjectPath,
-    parts: Arc<Mutex<Parts>>,
+    parts: Parts,
     /// Started when the first part is full.
     multipart: Option<Box<dyn MultipartUpload>>,
     /// The parts being sent.
@@ -79,11 +43,11 @@ impl Upload {
     /// The upload of an object at `path` in parts of `part_size` bytes, and
     /// the sink its file writes into. Nothing is sent yet.
     pub(super) fn new(store: Arc<dyn ObjectStore>, path: &ObjectPath, part_size: usize) -> (Self, PartSink) {
-        let parts = Arc::new(Mutex::new(Parts { size: part_size.max(1), ..Parts::default() }));
+        let (sink, parts) = Parts::new(part_size);
         let upload = Upload {
             store,
             path: path.clone(),
-            parts: parts.clone(),
+            parts,
             multipart: None,
             sending: Ahead::new(false),
             parts_in_flight: DEFAULT_PARTS_IN_FLIGHT,
@@ -91,7 +55,7 @@ impl Upload {
             latch: Latch::default(),
             aborted: false,
         };
-        (upload, PartSink(parts))
+        (upload, sink)
     }
 
     /// Sends the full parts (the multipart upload started at the first),
@@ -99,27 +63,32 @@ impl Upload {
     /// parts in flight run once and counts those done.
     pub(super) async fn full_parts(&mut self) -> Result<()> {
         self.latch.check()?;
-        loop {
-            let next = self.parts.lock().unwrap_or_else(PoisonError::into_inner).full.pop_front();
-            let Some(part) = next else { break };
-            while self.sending.len() >= self.parts_in_flight.max(1) {
-                let Some(done) = self.sending.next().await else { break };
-                self.landed(done).await?;
-            }
-            let multipart = match &mut self.multipart {
-                Some(multipart) => multipart,
-                None => {
-                    let started = self.store.put_multipart(&self.path).await.map_err(|e| store_error(&self.path, e));
-                    self.multipart.insert(self.latch.guard(started)?)
-                }
-            };
-            let put = multipart.put_part(PutPayload::from(part));
-            self.sending.push(put);
+        while let Some(part) = self.parts.next_full() {
+            self.send(part).await?;
         }
         self.sending.progress().await;
         while let Some(done) = self.sending.take_ready() {
             self.landed(done).await?;
         }
+        Ok(())
+    }
+
+    /// Sends `part` once fewer than `parts_in_flight` are on their way
+    /// (the multipart upload started at the first).
+    async fn send(&mut self, part: bytes::Bytes) -> Result<()> {
+        while self.sending.len() >= self.parts_in_flight.max(1) {
+            let Some(done) = self.sending.next().await else { break };
+            self.landed(done).await?;
+        }
+        let multipart = match &mut self.multipart {
+            Some(multipart) => multipart,
+            None => {
+                let started = self.store.put_multipart(&self.path).await.map_err(|e| store_error(&self.path, e));
+                self.multipart.insert(self.latch.guard(started)?)
+            }
+        };
+        let put = multipart.put_part(PutPayload::from(part));
+        self.sending.push(put);
         Ok(())
     }
 
@@ -141,15 +110,15 @@ impl Upload {
     /// every part is in, or an object smaller than one part put whole.
     pub(super) async fn finish(&mut self) -> Result<()> {
         self.latch.check()?;
-        let last = std::mem::take(&mut self.parts.lock().unwrap_or_else(PoisonError::into_inner).filling);
-        if self.multipart.is_none() && self.parts.lock().unwrap_or_else(PoisonError::into_inner).full.is_empty() {
+        let last = self.parts.rest();
+        if self.multipart.is_none() && !self.parts.has_full() {
             let put = self.store.put(&self.path, PutPayload::from(last)).await;
             return put.map(drop).map_err(|e| store_error(&self.path, e));
         }
-        if !last.is_empty() {
-            self.parts.lock().unwrap_or_else(PoisonError::into_inner).full.push_back(Bytes::from(last));
-        }
         self.full_parts().await?;
+        if !last.is_empty() {
+            self.send(last).await?;
+        }
         while let Some(done) = self.sending.next().await {
             self.landed(done).await?;
         }

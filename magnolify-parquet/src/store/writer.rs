@@ -7,8 +7,9 @@ use object_store::path::Path as ObjectPath;
 use object_store::ObjectStore;
 use parquet::file::metadata::ParquetMetaData;
 
-use super::upload::{PartSink, Upload, DEFAULT_PART_SIZE};
+use super::upload::{Upload, DEFAULT_PART_SIZE};
 use crate::error::Result;
+use crate::file::PartSink;
 use crate::file::{ParquetWriter, WriterBuilder};
 use crate::record::{Derived, RecordWrite};
 

@@ -129,6 +129,30 @@ impl<C: RecordWrite, K: ChunkSink> RecordWriter<C, K> {
         Ok(())
     }
 
+    /// Writes the whole records of `batch`, shredded by this writer's
+    /// converter into a sink of this writer's schema (the partitioned
+    /// writers' held records), as a batch of their own; `batch` is left
+    /// empty. For a writer that stores every leaf.
+    pub(crate) fn write_shredded(&mut self, batch: &mut ColumnSink) -> Result<()> {
+        self.latch.check()?;
+        if self.stored.is_some() {
+            return Err(Error::bug(
+                crate::error::Location::default(),
+                "shredded records for a writer leaving fields out",
+            ));
+        }
+        self.guard(|w| {
+            w.flush_batch()?;
+            std::mem::swap(&mut w.shredded, batch);
+            let records = w.shredded.records() as u64;
+            let written = w.flush_batch();
+            std::mem::swap(&mut w.shredded, batch);
+            batch.clear();
+            w.rows += records;
+            written
+        })
+    }
+
     /// Ends the current row group: what is buffered is encoded and handed
     /// to the sink. The next record starts a new row group.
     pub fn flush(&mut self) -> Result<()> {

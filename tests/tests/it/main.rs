@@ -30,6 +30,7 @@ mod object_stores;
 mod page_checksums;
 mod page_decoders;
 mod page_skipping;
+mod partitioned_writes;
 mod proptest_enums;
 mod proptest_layouts;
 mod read_options;

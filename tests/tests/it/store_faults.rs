@@ -216,8 +216,9 @@ async fn read_object(store: Arc<dyn ObjectStore>, path: &Path) -> Vec<Reading> {
 }
 
 /// A dataset of 1,200 readings in 3 partitions (by object), written in
-/// blocks of 100 per partition with at most 2 files open (each block evicts
-/// one, completing its upload), files rolled at 150 rows: every request of
+/// blocks of 100 per partition with at most 2 files open (the third
+/// partition held, and written at `close` after the others' uploads
+/// complete), files rolled at 150 rows: every request of
 /// the whole write (starts, parts of 16 KiB, completions, 2 at once,
 /// `_SUCCESS`) failed in turn, in each way.
 /// The write completes and reads back whole with `_SUCCESS`, or fails:
@@ -245,8 +246,8 @@ fn every_request_of_a_dataset_write_failed_in_turn_leaves_whole_objects_and_no_o
                     .part_size(16 << 10)
                     .concurrency(2);
                 // Blocks of 100 readings (25 KB, two parts or more) of
-                // each partition in turn: with 2 files open, each block
-                // evicts (completes) one while the other's upload is open.
+                // each partition in turn: with 2 files open, the third's
+                // are held; files roll (complete) while others' are open.
                 for block in 0..4 {
                     for object in 0..3 {
                         for row in &rows[object * 400 + block * 100..][..100] {
