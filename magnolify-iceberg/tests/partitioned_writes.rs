@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use iceberg::{Catalog, TableIdent};
 use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
-use test_kit::scattered::{by_partition, orders, Order};
+use test_kit::scattered::{by_partition, orders, unwritable_dir, Order};
 
 fn by_shop_and_day() -> Partitioning<Order> {
     let f = Order::fields();
@@ -55,11 +55,9 @@ async fn a_spill_directory_that_cannot_be_written_stops_the_writer_and_commits_n
     let catalog = common::memory_catalog(dir.path(), "shop").await;
     let name = TableIdent::from_strs(["shop", "orders"]).unwrap();
     let table = create_table(&catalog, &name, &by_shop_and_day()).await.unwrap();
-    // A file where the spill directory's parent should be.
     let blocker = tempfile::tempdir().unwrap();
-    let file = blocker.path().join("a-file");
-    std::fs::write(&file, b"not a directory").unwrap();
-    let spill_dir = file.join("spill");
+    let spill_dir = unwritable_dir(blocker.path());
+    let orders = orders(200);
     let mut writer = TableWriter::builder(&table)
         .partitioning(by_shop_and_day())
         .max_open_files(8)
@@ -67,7 +65,6 @@ async fn a_spill_directory_that_cannot_be_written_stops_the_writer_and_commits_n
         .spill_dir(&spill_dir)
         .build()
         .unwrap();
-    let orders = orders(200);
     let mut error = None;
     for order in &orders {
         if let Err(e) = writer.write(order).await {

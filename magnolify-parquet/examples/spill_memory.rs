@@ -5,7 +5,7 @@
 //! time when the writer closes.
 //!
 //!     cargo build --release -p magnolify-parquet --example spill_memory
-//!     /usr/bin/time -v target/release/examples/spill_memory DIR
+//!     /usr/bin/time -v target/release/examples/spill_memory DIR [BUDGET_MIB [ROW_GROUP_MIB]]
 //!
 //! The orders are made as they are written (none is kept by the example),
 //! so the peak resident memory `/usr/bin/time -v` reports is the writer's:
@@ -39,7 +39,10 @@ fn order(id: i64) -> Order {
 }
 
 fn main() -> Result<(), magnolify_parquet::Error> {
-    let dir = std::path::PathBuf::from(std::env::args().nth(1).expect("usage: spill_memory DIR"));
+    let mut args = std::env::args().skip(1);
+    let dir = std::path::PathBuf::from(args.next().expect("usage: spill_memory DIR [BUDGET_MIB [ROW_GROUP_MIB]]"));
+    let mib = |arg: Option<String>, default: u64| arg.map_or(default, |a| a.parse().expect("MiB")) << 20;
+    let (budget, row_group) = (mib(args.next(), 16), mib(args.next(), 4));
     let (root, spill) = (dir.join("orders"), dir.join("spill"));
     let f = Order::fields();
     let started = Instant::now();
@@ -47,9 +50,9 @@ fn main() -> Result<(), magnolify_parquet::Error> {
         .partition_by(&f.shop)
         .partition_by(&f.day)
         .max_open_files(8)
-        .spill_budget(16 << 20)
+        .spill_budget(budget)
         .spill_dir(&spill)
-        .files(|w| w.max_row_group_bytes(4 << 20))
+        .files(move |w| w.max_row_group_bytes(row_group as usize))
         .build()?;
     let mut raw = 0u64;
     for id in 0..ORDERS {

@@ -56,6 +56,11 @@ pub(crate) struct ByteBuffer {
 }
 
 impl ByteBuffer {
+    /// Bytes allocated for the values, their copy as text and their ends.
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        self.bytes.capacity() + self.text.capacity() + self.ends.capacity() * std::mem::size_of::<usize>()
+    }
+
     /// All the bytes.
     #[inline(always)]
     pub(crate) fn data(&self) -> &[u8] {
@@ -278,6 +283,19 @@ impl ColumnValues {
         }
         copy!(Bool, I32, I64, I96, F32, F64);
         Ok(())
+    }
+
+    /// Bytes allocated for the values (what a buffer holding them costs).
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        match self {
+            ColumnValues::Bool(v) => v.capacity(),
+            ColumnValues::I32(v) => v.capacity() * 4,
+            ColumnValues::I64(v) => v.capacity() * 8,
+            ColumnValues::I96(v) => v.capacity() * 12,
+            ColumnValues::F32(v) => v.capacity() * 4,
+            ColumnValues::F64(v) => v.capacity() * 8,
+            ColumnValues::Bytes(b) | ColumnValues::Fixed(b, _) => b.allocated_bytes(),
+        }
     }
 
     /// Approximate raw size in bytes, for row-group sizing.

@@ -53,3 +53,11 @@ pub fn by_partition(orders: &[Order]) -> std::collections::BTreeMap<(i32, i32), 
     }
     out
 }
+
+/// A directory under `scratch` that cannot be created (a file stands
+/// where its parent should be): where a spill must fail.
+pub fn unwritable_dir(scratch: &std::path::Path) -> std::path::PathBuf {
+    let file = scratch.join("a-file");
+    std::fs::write(&file, b"not a directory").expect("a file in the scratch directory");
+    file.join("spill")
+}

@@ -394,6 +394,13 @@ impl ColumnSink {
         self.records = 0;
     }
 
+    /// Bytes allocated for the buffers (values and levels, with the room
+    /// they have grown for): what holding them costs.
+    pub(crate) fn allocated_bytes(&self) -> usize {
+        let levels = |l: &LeafBuffer| 2 * (l.def.capacity() + l.rep.capacity());
+        self.leaves.iter().map(|l| l.values.allocated_bytes() + levels(l)).sum()
+    }
+
     /// Approximate raw size of the buffered values and levels in bytes.
     pub fn raw_bytes(&self) -> usize {
         self.leaves.iter().map(|l| l.values.raw_bytes() + 2 * (l.def.len() + l.rep.len())).sum()
