@@ -21,6 +21,7 @@ use std::time::Duration;
 use benches::dataset::{self, Ride};
 use benches::SEED;
 use divan::Bencher;
+use futures_util::StreamExt;
 use magnolify_parquet::dataset::{DatasetWriter, StoreDatasetReader};
 use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
 use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, ReaderBuilder, WriterBuilder};

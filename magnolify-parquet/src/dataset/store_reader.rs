@@ -5,10 +5,12 @@
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use futures_util::future::BoxFuture;
-use futures_util::TryStreamExt;
+use futures_util::{Stream, TryStreamExt};
 use object_store::path::Path as ObjectPath;
 use object_store::ObjectStore;
 
@@ -128,8 +130,9 @@ type Opening<T> = BoxFuture<'static, Result<StoreReader<T>>>;
 type Build<T> = fn(StoreReaderBuilder, ReadOptions<T>) -> Opening<T>;
 
 /// Reads a Hive-partitioned dataset under a prefix of an object store (as
-/// [`DatasetReader`](crate::dataset::DatasetReader) reads one on disk):
-/// [`next`](Self::next) keeps up to
+/// [`DatasetReader`](crate::dataset::DatasetReader) reads one on disk): a
+/// [`Stream`](futures_util::Stream) of records (`StreamExt` and
+/// `TryStreamExt` of the `futures` crate work on it) that keeps up to
 /// [`concurrency`](StoreDatasetReaderBuilder::concurrency) objects being
 /// fetched (each its footer, then the chunks its records need), and returns
 /// their records, partition fields included, object after object in order
@@ -143,6 +146,7 @@ type Build<T> = fn(StoreReaderBuilder, ReadOptions<T>) -> Opening<T>;
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// use std::sync::Arc;
+/// use futures::{StreamExt, TryStreamExt};
 /// use magnolify_parquet::dataset::StoreDatasetReader;
 /// use magnolify_parquet::store::StoreWriter;
 /// use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
@@ -162,7 +166,7 @@ type Build<T> = fn(StoreReaderBuilder, ReadOptions<T>) -> Opening<T>;
 /// }
 /// let f = Sensed::fields();
 /// let options = ReadOptions::default().filter(f.sensor.eq("b"));
-/// let builder = StoreDatasetReader::builder(store, &Path::from("readings")).await?;
+/// let builder = StoreDatasetReader::builder(store.clone(), &Path::from("readings")).await?;
 /// // Up to 16 objects fetched at once (default 8).
 /// let mut dataset = builder.concurrency(16).build(options)?;
 /// let mut all = Vec::new();
@@ -171,6 +175,11 @@ type Build<T> = fn(StoreReaderBuilder, ReadOptions<T>) -> Opening<T>;
 /// }
 /// assert_eq!(all, [Sensed { sensor: "b".into(), value: 2.0 }]);
 /// assert_eq!((dataset.counts().files_read, dataset.counts().files_skipped), (1, 1));
+///
+/// // A `Stream`: every value, collected.
+/// let builder = StoreDatasetReader::<Reading>::builder(store, &Path::from("readings")).await?;
+/// let values: Vec<f64> = builder.build(ReadOptions::default())?.map_ok(|r| r.value).try_collect().await?;
+/// assert_eq!(values, [1.0, 2.0]);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// # }).unwrap();
 /// ```
@@ -268,12 +277,17 @@ where
     /// The reader of the next object, once fetched; `None` after the last.
     /// First starts fetching objects until `concurrency` are in flight.
     async fn next_object(&mut self) -> Option<Result<StoreReader<T>>> {
+        self.start_fetches();
+        self.in_flight.next().await
+    }
+
+    /// Starts fetching objects until `concurrency` are in flight.
+    fn start_fetches(&mut self) {
         while self.in_flight.len() < self.concurrency {
             let Some(plan) = self.plans.pop_front() else { break };
             let opening = open_object(self.store.clone(), plan, self.options.clone(), self.build);
             self.in_flight.push(opening);
         }
-        self.in_flight.next().await
     }
 }
 
@@ -301,34 +315,47 @@ where
     })
 }
 
-impl<T: OwnedRecord + 'static> StoreDatasetReader<T> {
+// The reader is never pinned in place: `poll_next` moves nothing it holds.
+impl<T: ParquetRecord> Unpin for StoreDatasetReader<T> where Derived<T>: RecordRead {}
+
+impl<T: OwnedRecord + 'static> Stream for StoreDatasetReader<T> {
+    type Item = Result<T>;
+
     /// The next record; `None` after the last. After an error it ends.
-    pub async fn next(&mut self) -> Option<Result<T>> {
-        self.in_flight.nudge().await;
-        while !self.done {
-            if let Some(reader) = &mut self.current {
-                match reader.next().await {
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<T>>> {
+        let this = self.get_mut();
+        while !this.done {
+            if let Some(reader) = &mut this.current {
+                match std::task::ready!(Pin::new(&mut **reader).poll_next(cx)) {
                     Some(Err(e)) => {
-                        self.done = true;
-                        return Some(Err(e));
+                        this.done = true;
+                        return Poll::Ready(Some(Err(e)));
                     }
-                    Some(record) => return Some(record),
+                    Some(record) => {
+                        // The objects fetched ahead are polled now and then.
+                        if this.in_flight.nudge_due() {
+                            this.in_flight.poll_progress(cx);
+                        }
+                        return Poll::Ready(Some(record));
+                    }
                     None => {
-                        self.counts.files_read += 1;
-                        self.counts.filter += reader.counts();
-                        self.current = None;
+                        this.counts.files_read += 1;
+                        this.counts.filter += reader.counts();
+                        this.current = None;
                     }
                 }
                 continue;
             }
-            match self.next_object().await? {
-                Ok(reader) => self.current = Some(Box::new(reader)),
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
+            this.start_fetches();
+            match std::task::ready!(this.in_flight.poll_next(cx)) {
+                Some(Ok(reader)) => this.current = Some(Box::new(reader)),
+                Some(Err(e)) => {
+                    this.done = true;
+                    return Poll::Ready(Some(Err(e)));
                 }
+                None => this.done = true,
             }
         }
-        None
+        Poll::Ready(None)
     }
 }

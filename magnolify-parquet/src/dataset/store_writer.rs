@@ -69,6 +69,7 @@ impl<T, C: RecordWrite> PartitionFile for StoreWriter<T, C> {
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// use std::sync::Arc;
+/// use futures::StreamExt;
 /// use magnolify_parquet::dataset::{DatasetWriter, StoreDatasetReader};
 /// use magnolify_parquet::{ParquetType, ReadOptions};
 /// use object_store::{memory::InMemory, path::Path, ObjectStoreExt};

@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 use std::future::Future;
-use std::task::Poll;
+use std::task::{Context, Poll};
 
 use futures_util::stream::{FuturesOrdered, FuturesUnordered};
 use futures_util::StreamExt;
@@ -20,11 +20,11 @@ pub(crate) struct Ahead<F: Future> {
     running: Running<F>,
     /// Outputs ready, in the order they are to be taken.
     ready: VecDeque<F::Output>,
-    /// Calls of [`nudge`](Self::nudge) since it last polled.
+    /// Records handed out since the futures were last polled.
     nudges: u32,
 }
 
-/// Calls of [`Ahead::nudge`] (records handed out) per poll of the futures.
+/// Records handed out per poll of the futures ahead (see [`Ahead::nudge_due`]).
 const NUDGE_EVERY: u32 = 256;
 
 enum Running<F: Future> {
@@ -62,34 +62,34 @@ impl<F: Future> Ahead<F> {
     /// Polls the running futures once, without waiting for any; the
     /// outputs they give are kept for [`next`](Self::next).
     pub(crate) async fn progress(&mut self) {
-        let Ahead { running, ready, .. } = self;
-        std::future::poll_fn(|cx| loop {
-            let polled = match running {
-                Running::Ordered(q) if !q.is_empty() => q.poll_next_unpin(cx),
-                Running::Unordered(q) if !q.is_empty() => q.poll_next_unpin(cx),
-                _ => return Poll::Ready(()),
-            };
-            match polled {
-                Poll::Ready(Some(output)) => ready.push_back(output),
-                _ => return Poll::Ready(()),
-            }
+        std::future::poll_fn(|cx| {
+            self.poll_progress(cx);
+            Poll::Ready(())
         })
         .await;
     }
 
-    /// [`progress`](Self::progress) once every 256 calls: the owner calls
-    /// it per record it hands out, which keeps the cost of polling small
-    /// against that of the records.
-    pub(crate) async fn nudge(&mut self) {
-        if self.nudge_due() {
-            self.progress().await;
+    /// [`progress`](Self::progress) from a `poll`: the running futures
+    /// wake `cx` when they can go on.
+    pub(crate) fn poll_progress(&mut self, cx: &mut Context<'_>) {
+        let Ahead { running, ready, .. } = self;
+        loop {
+            let polled = match running {
+                Running::Ordered(q) if !q.is_empty() => q.poll_next_unpin(cx),
+                Running::Unordered(q) if !q.is_empty() => q.poll_next_unpin(cx),
+                _ => return,
+            };
+            match polled {
+                Poll::Ready(Some(output)) => ready.push_back(output),
+                _ => return,
+            }
         }
     }
 
-    /// Counts a call of [`nudge`](Self::nudge) without awaiting anything:
-    /// whether this one is due to poll (the owner then calls
-    /// [`progress`](Self::progress)), so that the other 255 calls cost a
-    /// count and no future.
+    /// Counts a record handed out by the owner: whether this one is due to
+    /// poll the futures ahead (once every 256; the owner then calls
+    /// [`poll_progress`](Self::poll_progress)), which keeps the cost of
+    /// polling small against that of the records.
     pub(crate) fn nudge_due(&mut self) -> bool {
         self.nudges += 1;
         let due = self.nudges >= NUDGE_EVERY;
@@ -106,12 +106,17 @@ impl<F: Future> Ahead<F> {
 
     /// The next output, once its future finishes; `None` when none is left.
     pub(crate) async fn next(&mut self) -> Option<F::Output> {
+        std::future::poll_fn(|cx| self.poll_next(cx)).await
+    }
+
+    /// [`next`](Self::next) from a `poll`.
+    pub(crate) fn poll_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<F::Output>> {
         if let Some(output) = self.ready.pop_front() {
-            return Some(output);
+            return Poll::Ready(Some(output));
         }
         match &mut self.running {
-            Running::Ordered(q) => q.next().await,
-            Running::Unordered(q) => q.next().await,
+            Running::Ordered(q) => q.poll_next_unpin(cx),
+            Running::Unordered(q) => q.poll_next_unpin(cx),
         }
     }
 }

@@ -5,9 +5,12 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 use futures_util::future::BoxFuture;
+use futures_util::Stream;
 
 use super::ahead::Ahead;
 use super::fetched::FetchedRanges;
@@ -36,8 +39,9 @@ pub(crate) type BuildGroup<T, C> = fn(
 ) -> Result<ParquetReader<T, FetchedRanges, C>>;
 
 /// Reads the records of `T` from an object in a store; made by
-/// [`StoreReaderBuilder::build`](super::StoreReaderBuilder::build) (owned
-/// records, [`next`](Self::next)) or
+/// [`StoreReaderBuilder::build`](super::StoreReaderBuilder::build) (a
+/// [`Stream`](futures_util::Stream) of owned records, so that `StreamExt`
+/// and `TryStreamExt` of the `futures` crate work on it) or
 /// [`build_borrowed`](super::StoreReaderBuilder::build_borrowed) (records
 /// that borrow from their batch, [`next_batch`](Self::next_batch)).
 ///
@@ -56,6 +60,7 @@ pub(crate) type BuildGroup<T, C> = fn(
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// use std::sync::Arc;
+/// use futures::{StreamExt, TryStreamExt};
 /// use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
 /// use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
 /// use object_store::{memory::InMemory, path::Path};
@@ -73,7 +78,7 @@ pub(crate) type BuildGroup<T, C> = fn(
 /// w.close().await?;
 ///
 /// // 10 row groups, at most 3 held at once.
-/// let builder = StoreReaderBuilder::open(store, &path).await?.window(3);
+/// let builder = StoreReaderBuilder::open(store.clone(), &path).await?.window(3);
 /// let mut reader = builder.build::<Tick>(ReadOptions::default()).await?;
 /// let mut sum = 0;
 /// while let Some(tick) = reader.next().await {
@@ -81,6 +86,11 @@ pub(crate) type BuildGroup<T, C> = fn(
 /// }
 /// assert_eq!(sum, 499_500);
 /// assert_eq!(reader.counts().row_groups_read, 10);
+///
+/// // Or any of the streams' adapters: the even ticks of the first 20.
+/// let reader = StoreReaderBuilder::open(store, &path).await?.build::<Tick>(ReadOptions::default()).await?;
+/// let even: Vec<Tick> = reader.take(20).try_filter(|t| std::future::ready(t.seq % 2 == 0)).try_collect().await?;
+/// assert_eq!(even.len(), 10);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// # }).unwrap();
 /// ```
@@ -284,40 +294,53 @@ impl<T: 'static, C: RecordRead + Send + Sync + 'static> StoreReader<T, C> {
     }
 }
 
-impl<T: Send + 'static, C> StoreReader<T, C>
+// The reader is never pinned in place: `poll_next` moves nothing it holds.
+impl<T, C: RecordRead> Unpin for StoreReader<T, C> {}
+
+impl<T: Send + 'static, C> Stream for StoreReader<T, C>
 where
     C: RecordReadOwned<Owned = T> + Send + Sync + 'static,
 {
-    /// The next record; `None` after the last. After an error it ends.
-    pub async fn next(&mut self) -> Option<Result<T>> {
-        // Per record: no future is awaited unless the fetches ahead are due
-        // a poll or the row group is read (each await costs a state machine).
-        if self.fetching.nudge_due() {
-            self.fetching.progress().await;
-        }
-        loop {
-            if self.current.is_none() {
-                match self.ready().await {
-                    Ok(true) => {}
-                    Ok(false) => return None,
-                    Err(e) => return Some(Err(e)),
-                }
-            }
-            let reader = self.current.as_mut()?;
-            match reader.next() {
-                Some(Err(e)) => return Some(Err(self.stop(e))),
-                Some(record) => return Some(record),
-                None => self.finish_group(),
-            }
-        }
-    }
+    type Item = Result<T>;
 
-    /// Every record left, or the first error.
-    pub async fn collect(mut self) -> Result<Vec<T>> {
-        let mut all = Vec::new();
-        while let Some(record) = self.next().await {
-            all.push(record?);
+    /// The next record; `None` after the last. After an error it ends.
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<T>>> {
+        let this = self.get_mut();
+        loop {
+            if let Some(reader) = &mut this.current {
+                match reader.next() {
+                    Some(Err(e)) => return Poll::Ready(Some(Err(this.stop(e)))),
+                    Some(record) => {
+                        // The fetches ahead are polled now and then (their
+                        // requests go out), not per record.
+                        if this.fetching.nudge_due() {
+                            this.fetching.poll_progress(cx);
+                        }
+                        return Poll::Ready(Some(record));
+                    }
+                    None => this.finish_group(),
+                }
+                continue;
+            }
+            if this.done {
+                return Poll::Ready(None);
+            }
+            if let Err(e) = this.fill() {
+                return Poll::Ready(Some(Err(e)));
+            }
+            match std::task::ready!(this.fetching.poll_next(cx)) {
+                Some(Ok(reader)) => {
+                    this.current = Some(reader);
+                    this.current_bytes = this.fetching_bytes.pop_front().unwrap_or(0);
+                    if let Err(e) = this.fill() {
+                        return Poll::Ready(Some(Err(e)));
+                    }
+                    // Their requests go out now, not at the next nudge.
+                    this.fetching.poll_progress(cx);
+                }
+                Some(Err(e)) => return Poll::Ready(Some(Err(this.stop(e)))),
+                None => this.done = true,
+            }
         }
-        Ok(all)
     }
 }

@@ -105,7 +105,7 @@ impl StoreReaderBuilder {
         self.fetcher.requests()
     }
 
-    /// A reader of `T` with `options` ([`StoreReader::next`]): the scan is
+    /// A reader of `T` with `options` (a `Stream` of records): the scan is
     /// planned as a file's is (row groups by statistics and bloom filters,
     /// pages by the page index); with a predicate, the bloom filters and
     /// page indexes it can use are fetched first (ranges within 1 MiB of

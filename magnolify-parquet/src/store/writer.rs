@@ -30,6 +30,7 @@ use crate::record::{Derived, RecordWrite};
 /// # #[cfg(feature = "derive")]
 /// # futures_lite_block_on(async {
 /// use std::sync::Arc;
+/// use futures::TryStreamExt;
 /// use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
 /// use magnolify_parquet::{ParquetType, ParquetWriter, ReadOptions, WriterBuilder};
 /// use object_store::{memory::InMemory, path::Path};
@@ -44,7 +45,7 @@ use crate::record::{Derived, RecordWrite};
 /// w.close().await?;
 ///
 /// let reader = StoreReaderBuilder::open(store, &path).await?.build::<Event>(ReadOptions::default()).await?;
-/// assert_eq!(reader.collect().await?, [Event { id: 1, name: "start".into() }]);
+/// assert_eq!(reader.try_collect::<Vec<_>>().await?, [Event { id: 1, name: "start".into() }]);
 /// # Ok::<(), magnolify_parquet::Error>(())
 /// # }).unwrap();
 /// # fn futures_lite_block_on<F: std::future::Future>(f: F) -> F::Output {

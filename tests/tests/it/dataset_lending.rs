@@ -8,6 +8,7 @@ use magnolify_parquet::dataset::{DatasetCounts, DatasetReader, StoreDatasetReade
 use magnolify_parquet::{ParquetType, ReadOptions};
 
 use crate::datasets::{by_id, read_all, scratch, trips, write, Trip};
+use futures::StreamExt;
 
 /// [`Trip`], borrowing: `city` is a partition field, given by the path.
 #[derive(ParquetType, Debug)]

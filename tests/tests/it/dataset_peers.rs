@@ -3,6 +3,7 @@
 //! with their partition fields typed from the paths; and pruned by them.
 
 use chrono::NaiveDate;
+use futures::StreamExt;
 use magnolify_parquet::dataset::DatasetReader;
 use magnolify_parquet::ReadOptions;
 use serde_json::Value;

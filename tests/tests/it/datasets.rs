@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
+use futures::StreamExt;
 use magnolify_parquet::dataset::{DatasetReader, DatasetWriter, NULL_PARTITION};
 use magnolify_parquet::{Error, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
 

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures::StreamExt;
 use magnolify_parquet::filter::{FilterCounts, Predicate};
 use magnolify_parquet::store::StoreReaderBuilder;
 use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};

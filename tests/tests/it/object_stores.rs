@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use futures::{StreamExt, TryStreamExt};
 use magnolify_parquet::store::{StoreReaderBuilder, StoreWriter};
 use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
 use object_store::memory::InMemory;
@@ -109,7 +110,7 @@ fn two_of_fifteen_columns_fetch_a_fraction_of_the_object_in_one_request_per_row_
         // The window of 2 row groups: the first two fetched, no more.
         let (requests, window_bytes) = store.gets();
         assert_eq!(requests, 3);
-        let back: Vec<TwoOfFifteen> = reader.collect().await.unwrap();
+        let back: Vec<TwoOfFifteen> = reader.try_collect().await.unwrap();
         let (requests, bytes) = store.gets();
         eprintln!("2 of 15 columns: {requests} requests, {bytes} of {size} bytes");
         // The footer, then one request per row group (its two chunks are
@@ -146,7 +147,7 @@ fn a_predicate_fetches_only_the_row_groups_its_statistics_leave() {
         w.close().await.unwrap();
         let all = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
         let before = store.gets();
-        let full: Vec<Event> = all.build::<Event>(ReadOptions::default()).await.unwrap().collect().await.unwrap();
+        let full: Vec<Event> = all.build::<Event>(ReadOptions::default()).await.unwrap().try_collect().await.unwrap();
         assert_eq!(full, rows);
         let full_bytes = store.gets().1 - before.1;
 
@@ -233,7 +234,7 @@ fn an_upload_not_closed_leaves_nothing_at_the_path() {
             .build(ReadOptions::default())
             .await
             .unwrap()
-            .collect()
+            .try_collect()
             .await
             .unwrap();
         assert_eq!(back, rows);
@@ -322,7 +323,7 @@ fn s3_through_the_crates_client() {
         // made (the second still under way: a client's request lands
         // while the reader is awaited).
         assert_eq!(store.requests() - requests_before, 3);
-        let back: Vec<TwoOfFifteen> = reader.collect().await.unwrap();
+        let back: Vec<TwoOfFifteen> = reader.try_collect().await.unwrap();
         let (requests, bytes) = (store.gets().0 - before.0, store.gets().1 - before.1);
         assert_eq!(requests, 1 + 5);
         assert!((bytes as f64) < 0.25 * size as f64, "{bytes} of {size} bytes");
@@ -394,7 +395,7 @@ fn an_object_replaced_after_its_footer_was_read_is_an_error_naming_it() {
         // version opened reads, whole and alone.
         let builder = StoreReaderBuilder::open(store.clone(), &path).await.unwrap();
         put(first.clone()).await;
-        let back: Vec<Event> = builder.build(ReadOptions::default()).await.unwrap().collect().await.unwrap();
+        let back: Vec<Event> = builder.build(ReadOptions::default()).await.unwrap().try_collect().await.unwrap();
         assert_eq!(back, second);
     });
 }

@@ -14,6 +14,7 @@ use object_store::memory::InMemory;
 use object_store::path::Path;
 use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
 
+use futures::StreamExt;
 use test_kit::store::Counting;
 
 #[derive(ParquetType, Debug, Clone, PartialEq)]

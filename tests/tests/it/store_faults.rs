@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use futures::FutureExt;
+use futures::{StreamExt, TryStreamExt};
 use magnolify_parquet::dataset::StoreDatasetReader;
 use magnolify_parquet::store::StoreWriter;
 use magnolify_parquet::{ParquetType, ReadOptions, WriterBuilder};
@@ -212,7 +213,7 @@ fn every_request_of_an_upload_failed_in_turn_leaves_the_whole_object_or_none() {
 
 async fn read_object(store: Arc<dyn ObjectStore>, path: &Path) -> Vec<Reading> {
     let builder = magnolify_parquet::store::StoreReaderBuilder::open(store, path).await.unwrap();
-    builder.build::<Reading>(ReadOptions::default()).await.unwrap().collect().await.unwrap()
+    builder.build::<Reading>(ReadOptions::default()).await.unwrap().try_collect().await.unwrap()
 }
 
 /// A dataset of 1,200 readings in 3 partitions (by object), written in
@@ -279,7 +280,8 @@ fn every_request_of_a_dataset_write_failed_in_turn_leaves_whole_objects_and_no_o
                         magnolify_parquet::store::StoreReaderBuilder::open(inner.clone(), &meta.location).await;
                     let reader =
                         builder.unwrap_or_else(|e| panic!("{what}: {e}")).build::<Partless>(ReadOptions::default());
-                    let rows = reader.await.unwrap().collect().await.unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let rows: Vec<Partless> =
+                        reader.await.unwrap().try_collect().await.unwrap_or_else(|e| panic!("{what}: {e}"));
                     let object: u32 =
                         meta.location.as_ref()["out/object=".len()..].split('/').next().unwrap().parse().unwrap();
                     back.extend(rows.into_iter().map(|r| Reading { object, seq: r.seq, note: r.note }));

@@ -14,6 +14,7 @@ use object_store::{ObjectStore, ObjectStoreExt};
 use test_kit::store::Counting;
 
 use super::store_faults::{read, readings, Reading};
+use futures::StreamExt;
 
 const READERS: usize = 64;
 const WRITERS: u32 = 8;
