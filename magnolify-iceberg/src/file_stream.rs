@@ -6,6 +6,7 @@
 //! Memory is bound by the files read at once, their windows and channels,
 //! never by a file's or the table's size.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::stream::{self, BoxStream, StreamExt};
@@ -40,6 +41,8 @@ pub(crate) struct Files<T> {
     pub(crate) io: FileIO,
     pub(crate) columns: TableColumns<T>,
     pub(crate) filter: Option<Predicate<T>>,
+    /// The positions deleted in each data file that has position deletes.
+    pub(crate) deleted: HashMap<String, Vec<u64>>,
     pub(crate) threads: usize,
 }
 
@@ -47,9 +50,10 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
     /// The records of `tasks`' files in batches, in order; the stream ends
     /// after its first error. Dropping it stops the readers.
     pub(crate) fn batches(self, tasks: Vec<FileScanTask>) -> BoxStream<'static, Result<Vec<T>>> {
-        let Files { io, columns, filter, threads } = self;
+        let Files { io, columns, filter, mut deleted, threads } = self;
         let shared = Arc::new((io, columns, filter));
         let files = stream::iter(tasks).map(move |task| {
+            let deleted = deleted.remove(&task.data_file_path).unwrap_or_default();
             let (sender, receiver) = mpsc::channel(BATCHES_AHEAD);
             let (shared, runtime) = (shared.clone(), tokio::runtime::Handle::current());
             // On a blocking thread of its own, so that files decode in
@@ -58,7 +62,7 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
             tokio::task::spawn_blocking(move || {
                 let (io, columns, filter) = &*shared;
                 runtime.block_on(async {
-                    if let Err(e) = read_file(task, io, columns.clone(), filter.as_ref(), &sender).await {
+                    if let Err(e) = read_file(task, io, columns.clone(), filter.as_ref(), deleted, &sender).await {
                         // The stream may be gone: nobody to tell.
                         let _ = sender.send(Err(e)).await;
                     }
@@ -83,13 +87,14 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
 }
 
 /// Reads the data file of `task` and sends its records (those `filter`
-/// accepts) in batches; returns early, with no error, when the stream is
-/// dropped.
+/// accepts, but those at the `deleted` positions) in batches; returns
+/// early, with no error, when the stream is dropped.
 async fn read_file<T: OwnedRecord + Send + 'static>(
     task: FileScanTask,
     io: &FileIO,
     columns: TableColumns<T>,
     filter: Option<&Predicate<T>>,
+    deleted: Vec<u64>,
     sender: &mpsc::Sender<Result<Vec<T>>>,
 ) -> Result<()> {
     let path = task.data_file_path;
@@ -106,6 +111,10 @@ async fn read_file<T: OwnedRecord + Send + 'static>(
     let (options, test_each) = match (filter, same_names) {
         (Some(filter), true) => (ReadOptions::default().filter(filter.clone()), None),
         (filter, _) => (ReadOptions::default(), filter),
+    };
+    let options = match deleted.is_empty() {
+        true => options,
+        false => options.skip_rows(deleted),
     };
     let mut reader = builder.build_with(columns, options).await?;
     let mut batch = Vec::with_capacity(BATCH);

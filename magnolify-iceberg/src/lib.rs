@@ -81,6 +81,7 @@ mod columns;
 mod commit;
 mod data_file;
 mod data_source;
+mod deletes;
 mod error;
 mod expression;
 mod field_ids;

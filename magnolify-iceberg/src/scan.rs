@@ -1,6 +1,8 @@
 //! Reading a table's snapshot into records: iceberg-rust plans the data
 //! files, this library reads each.
 
+use std::collections::HashMap;
+
 use futures::stream::{self, BoxStream};
 use futures::{StreamExt, TryStreamExt};
 use iceberg::scan::FileScanTask;
@@ -11,6 +13,7 @@ use magnolify_parquet::parquet::schema::types::TypePtr;
 use magnolify_parquet::OwnedRecord;
 
 use crate::columns::TableColumns;
+use crate::deletes::deleted_positions;
 use crate::error::{Error, Result};
 use crate::expression::expression;
 use crate::field_ids::with_snapshot_ids;
@@ -29,8 +32,10 @@ use crate::name_mapping::Mapping;
 /// reads so from every file (a required field without a default is then an
 /// error naming it). Data files
 /// come in the order iceberg-rust plans them, each file's records in
-/// order. A snapshot with delete files is refused (they are not applied
-/// yet), never read as if they were not there.
+/// order. Position deletes are applied: the rows they name are not read
+/// (pages of them not decoded). A data file with equality deletes or a
+/// deletion vector is refused (they are not applied yet), never read as if
+/// they were not there.
 ///
 /// See the crate docs for an example.
 pub struct TableScan<T> {
@@ -97,13 +102,14 @@ impl<T: OwnedRecord> TableScan<T> {
     /// iceberg-rust's planning keeps, given the filter (as an Iceberg
     /// expression: its partitions and each file's column bounds).
     pub async fn files(&self) -> Result<Vec<String>> {
-        let (_, tasks) = self.planned().await?;
+        let (_, tasks, _) = self.planned().await?;
         Ok(tasks.into_iter().map(|task| task.data_file_path).collect())
     }
 
-    /// `T`'s columns in the snapshot read and its data files to read: the
-    /// snapshot resolved once, its schema, then the plan.
-    async fn planned(&self) -> Result<(TableColumns<T>, Vec<FileScanTask>)> {
+    /// `T`'s columns in the snapshot read, its data files to read and the
+    /// positions deleted in them: the snapshot resolved once, its schema,
+    /// then the plan.
+    async fn planned(&self) -> Result<(TableColumns<T>, Vec<FileScanTask>, HashMap<String, Vec<u64>>)> {
         let snapshot = self.snapshot()?;
         let schema = self.schema(snapshot)?;
         let columns = self.columns(&schema)?;
@@ -111,7 +117,9 @@ impl<T: OwnedRecord> TableScan<T> {
             Some(snapshot) => self.plan(snapshot, columns.message(), &schema).await?,
             None => Vec::new(),
         };
-        Ok((columns, tasks))
+        let name = self.table.identifier().to_string();
+        let deleted = deleted_positions(self.table.file_io(), &name, &tasks).await?;
+        Ok((columns, tasks, deleted))
     }
 
     /// The schema of `snapshot` (the table's current schema for a table
@@ -149,18 +157,6 @@ impl<T: OwnedRecord> TableScan<T> {
         }
         let scan = scan.build()?;
         let tasks: Vec<FileScanTask> = scan.plan_files().await?.try_collect().await?;
-        if let Some(task) = tasks.iter().find(|t| !t.deletes.is_empty()) {
-            let deletes: Vec<_> = task.deletes.iter().map(|d| d.file_path.as_str()).collect();
-            return Err(Error::table(
-                self.table.identifier(),
-                format!(
-                    "data file `{}` has delete files ({}), which this library does not apply yet: compact the table \
-                     (rewrite its data files) before reading it here",
-                    task.data_file_path,
-                    deletes.join(", ")
-                ),
-            ));
-        }
         Ok(tasks)
     }
 
@@ -220,8 +216,9 @@ impl<T: OwnedRecord> TableScan<T> {
         T: Send + 'static,
     {
         let planned = async move {
-            let (columns, tasks) = self.planned().await?;
-            let files = Files { io: self.table.file_io().clone(), columns, filter: self.filter, threads: self.threads };
+            let (columns, tasks, deleted) = self.planned().await?;
+            let io = self.table.file_io().clone();
+            let files = Files { io, columns, filter: self.filter, deleted, threads: self.threads };
             Ok::<_, Error>(files.batches(tasks))
         };
         stream::once(planned).try_flatten().boxed()

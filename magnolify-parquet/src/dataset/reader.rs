@@ -90,12 +90,16 @@ impl<T: OwnedRecord> DatasetReaderBuilder<T> {
 
 /// A dataset's readers choose no row groups: each file has its own.
 pub(crate) fn refuse_row_groups<T>(options: &ReadOptions<T>) -> Result<()> {
-    match options.row_groups {
-        Some(_) => Err(Error::argument(
-            "ReadOptions::row_groups chooses row groups of one file, and a dataset's files differ: \
-             leave it unset, or read one file with ReaderBuilder",
-        )),
-        None => Ok(()),
+    let one_file = |option: &str, what: &str| {
+        Error::argument(format!(
+            "ReadOptions::{option} chooses {what} of one file, and a dataset's files differ: leave it unset, or \
+             read one file with ReaderBuilder"
+        ))
+    };
+    match (&options.row_groups, &options.skipped_rows) {
+        (Some(_), _) => Err(one_file("row_groups", "row groups")),
+        (_, Some(_)) => Err(one_file("skip_rows", "rows")),
+        _ => Ok(()),
     }
 }
 

@@ -3,6 +3,7 @@
 //! read the same records from the same data wherever it lies.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::filter::Predicate;
 
@@ -58,6 +59,8 @@ pub struct ReadOptions<T> {
     pub(crate) limits: Limits,
     pub(crate) verify_checksums: bool,
     pub(crate) row_groups: Option<Vec<usize>>,
+    /// Positions left out, sorted, without repeats.
+    pub(crate) skipped_rows: Option<Arc<[u64]>>,
     pub(crate) filter: Option<Predicate<T>>,
 }
 
@@ -69,6 +72,7 @@ impl<T> Default for ReadOptions<T> {
             limits: Limits::DEFAULT,
             verify_checksums: true,
             row_groups: None,
+            skipped_rows: None,
             filter: None,
         }
     }
@@ -83,6 +87,7 @@ impl<T> Clone for ReadOptions<T> {
             limits: self.limits,
             verify_checksums: self.verify_checksums,
             row_groups: self.row_groups.clone(),
+            skipped_rows: self.skipped_rows.clone(),
             filter: self.filter.clone(),
         }
     }
@@ -97,6 +102,7 @@ impl<T> fmt::Debug for ReadOptions<T> {
             .field("max_levels", &self.limits.max_levels)
             .field("verify_page_checksums", &self.verify_checksums)
             .field("row_groups", &self.row_groups)
+            .field("skipped_rows", &self.skipped_rows.as_ref().map(|p| p.len()))
             .field("filter", &self.filter)
             .finish()
     }
@@ -239,6 +245,39 @@ impl<T> ReadOptions<T> {
     /// ```
     pub fn row_groups(mut self, row_groups: Vec<usize>) -> Self {
         self.row_groups = Some(row_groups);
+        self
+    }
+
+    /// Leaves out the records at `positions` of the file (0-based, counted
+    /// from its first record across row groups), as Iceberg's position
+    /// deletes and a query engine's row selections ask: they are not
+    /// assembled (pages holding only such records are not decoded), and
+    /// count in [`FilterCounts::records_skipped`](crate::filter::FilterCounts)
+    /// (and `pages_skipped`). With a predicate, the other records must also
+    /// pass it. Positions past the file's records are ignored. For a reader
+    /// of one file: a dataset's or a table's reader gives each of its files
+    /// its own.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder, WriterBuilder};
+    ///
+    /// #[derive(ParquetType, Debug, PartialEq)]
+    /// struct Event { id: u32 }
+    ///
+    /// let mut w = WriterBuilder::<Event>::new().max_row_group_rows(3).build(Vec::new())?;
+    /// w.write_all(&(0..7).map(|id| Event { id }).collect::<Vec<_>>())?;
+    /// let file = bytes::Bytes::from(w.into_inner()?);
+    ///
+    /// let options = ReadOptions::default().skip_rows([1, 3, 4, 5, 99]);
+    /// let kept: Vec<Event> = ReaderBuilder::new(file)?.build(options)?.collect::<Result<_, _>>()?;
+    /// assert_eq!(kept, [Event { id: 0 }, Event { id: 2 }, Event { id: 6 }]);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn skip_rows(mut self, positions: impl IntoIterator<Item = u64>) -> Self {
+        let mut positions: Vec<u64> = positions.into_iter().collect();
+        positions.sort_unstable();
+        positions.dedup();
+        self.skipped_rows = Some(positions.into());
         self
     }
 

@@ -175,7 +175,8 @@ impl StoreReaderBuilder {
             let input = self.fetcher.fetch(self.builder.input(), ranges, DEFAULT_COALESCE).await?;
             self.builder = self.builder.clone().with_input(input);
         }
-        Ok(ScanPlan::of_file(self.builder.input(), &file, row_groups, predicate, max_bytes))
+        let plan = ScanPlan::of_file(self.builder.input(), &file, row_groups, predicate, max_bytes);
+        Ok(plan.leaving_out(&file, options.skipped_rows.as_deref()))
     }
 }
 

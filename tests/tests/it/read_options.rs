@@ -121,6 +121,49 @@ fn every_reader_takes_the_same_options_and_reads_the_same_records_and_counts() {
     assert_eq!(requests, 1);
 }
 
+/// Positions left out (what Iceberg's position deletes ask), with the
+/// predicate above, from a file and from a store object: the whole page of
+/// amounts 300 to 319 and the records 251 and 255 are not assembled, the
+/// page is not decoded, and the counts say so exactly.
+#[test]
+fn rows_left_out_are_not_assembled_and_a_page_of_them_is_not_decoded() {
+    let file = file();
+    let skipped: Vec<u64> = (300..320).chain([251, 255, 999, 5_000]).collect();
+    let expected: Vec<Sale> = sales()
+        .into_iter()
+        .filter(|s| (250..=420).contains(&s.amount) && s.region != "b" && !skipped.contains(&(s.amount as u64)))
+        .collect();
+    // 114 pass the predicate; of the 20 amounts from 300 to 319, 13 are
+    // not in region b, and neither is 251 or 255.
+    assert_eq!(expected.len(), 114 - 13 - 2);
+
+    let mut plain = ReaderBuilder::new(file.clone()).unwrap().build(options()).unwrap();
+    plain.by_ref().for_each(drop);
+    let mut reader = ReaderBuilder::new(file.clone()).unwrap().build(options().skip_rows(skipped.clone())).unwrap();
+    let from_file: Vec<Sale> = reader.by_ref().collect::<Result<_, _>>().unwrap();
+    assert_eq!(from_file, expected);
+    let (with, without) = (reader.counts(), plain.counts());
+    assert_eq!((with.row_groups_read, with.row_groups_skipped), (3, 7));
+    assert_eq!((with.records_read, with.records_passed), (200 - 22, 114 - 15));
+    assert_eq!(with.records_skipped, without.records_skipped + 22);
+    // The page of 300 to 319 in each of the three columns.
+    assert_eq!((with.pages_read, with.pages_skipped), (without.pages_read - 3, without.pages_skipped + 3));
+
+    let store = Arc::new(InMemory::new());
+    let (from_object, object_counts) = runtime().block_on(async {
+        let object = Path::from("sales/part-0.parquet");
+        store.put(&object, PutPayload::from(file.clone())).await.unwrap();
+        let builder = StoreReaderBuilder::open(store.clone(), &object).await.unwrap();
+        let mut reader = builder.build(options().skip_rows(skipped)).await.unwrap();
+        let mut records = Vec::new();
+        while let Some(sale) = reader.next().await {
+            records.push(sale.unwrap());
+        }
+        (records, reader.counts())
+    });
+    assert_eq!((from_object, object_counts), (expected, with));
+}
+
 #[test]
 fn the_dataset_readers_refuse_row_groups_which_differ_from_file_to_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -128,6 +171,9 @@ fn the_dataset_readers_refuse_row_groups_which_differ_from_file_to_file() {
     let refused = DatasetReader::<Sale>::builder(dir.path()).unwrap().build(options().row_groups(vec![0]));
     let message = refused.err().expect("refused").to_string();
     assert!(message.contains("ReadOptions::row_groups"), "{message}");
+    let refused = DatasetReader::<Sale>::builder(dir.path()).unwrap().build(options().skip_rows([1]));
+    let message = refused.err().expect("refused").to_string();
+    assert!(message.contains("ReadOptions::skip_rows"), "{message}");
     // The page limit reaches a dataset's files (which it could not set
     // before): pages of more than 16 bytes are refused, naming the file.
     let strict = ReadOptions::default().max_page_bytes(16);

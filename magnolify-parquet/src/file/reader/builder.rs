@@ -197,7 +197,8 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
             options.row_groups.as_deref(),
             options.filter.as_ref(),
             options.limits.max_page_bytes,
-        );
+        )
+        .leaving_out(self.metadata.shared(), options.skipped_rows.as_deref());
         self.build_lending(resolved, options, scan)
     }
 
@@ -239,7 +240,8 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
     {
         let (row_groups, predicate) = (options.row_groups.as_deref(), options.filter.as_ref());
         let max_bytes = options.limits.max_page_bytes;
-        let scan = ScanPlan::of_file(&*self.input, self.metadata.shared(), row_groups, predicate, max_bytes);
+        let scan = ScanPlan::of_file(&*self.input, self.metadata.shared(), row_groups, predicate, max_bytes)
+            .leaving_out(self.metadata.shared(), options.skipped_rows.as_deref());
         self.build_planned(resolved, options, scan)
     }
 

@@ -80,6 +80,42 @@ impl ScanPlan {
         plan
     }
 
+    /// The plan without the records at `positions` of the file (sorted;
+    /// see [`ReadOptions::skip_rows`](crate::ReadOptions::skip_rows)): the
+    /// rows each row group read decodes lose them.
+    pub(crate) fn leaving_out(mut self, file: &ParquetMetaData, positions: Option<&[u64]>) -> Self {
+        let Some(positions) = positions.filter(|p| !p.is_empty()) else { return self };
+        let mut starts = Vec::with_capacity(file.num_row_groups());
+        let mut start = 0u64;
+        for group in file.row_groups() {
+            starts.push(start);
+            start += u64::try_from(group.num_rows()).unwrap_or(0);
+        }
+        for &group in self.groups.iter().filter(|&&g| g < starts.len()) {
+            let (first, rows) = (starts[group], u64::try_from(file.row_group(group).num_rows()).unwrap_or(0));
+            let inside = &positions[positions.partition_point(|&p| p < first)..];
+            let inside = &inside[..inside.partition_point(|&p| p < first + rows)];
+            if inside.is_empty() {
+                continue;
+            }
+            // The rows between the positions left out.
+            let mut kept = Vec::with_capacity(inside.len() + 1);
+            let mut from = 0;
+            for &position in inside {
+                kept.push((from, position - first));
+                from = position - first + 1;
+            }
+            kept.push((from, rows));
+            let kept = crate::filter::RowRanges::from_ranges(kept);
+            let rows = match self.selection.groups.get(&group) {
+                Some(selected) => selected.intersect(&kept),
+                None => kept,
+            };
+            self.selection.groups.insert(group, rows);
+        }
+        self
+    }
+
     /// The plan of a file in `input`, its bloom filters, dictionaries and
     /// page indexes read from it as the predicate asks for them.
     pub(crate) fn of_file<R: ChunkReader, T>(
