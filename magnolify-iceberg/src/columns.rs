@@ -75,6 +75,23 @@ impl<T> TableColumns<T> {
     }
 }
 
+impl<T> TableColumns<T> {
+    /// The path in the data file this converter was made for
+    /// ([`for_file`](Self::for_file)) of the column `T`'s fields have at
+    /// `path`: the file's name for the column with the field's id. `None`
+    /// without a file, for a column the file lacks, or one named twice.
+    pub(crate) fn file_path(&self, path: &[String]) -> Option<Vec<String>> {
+        let file = self.file.as_ref()?;
+        let mut found =
+            file.renamed.columns().iter().zip(file.schema.columns()).filter(|(r, _)| r.path().parts() == path);
+        let (_, column) = found.next()?;
+        match found.next() {
+            Some(_) => None,
+            None => Some(column.path().parts().to_vec()),
+        }
+    }
+}
+
 impl<T> Clone for TableColumns<T> {
     fn clone(&self) -> Self {
         TableColumns {

@@ -7,12 +7,12 @@
 //! never by a file's or the table's size.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use futures::stream::{self, BoxStream, StreamExt};
 use iceberg::io::FileIO;
 use iceberg::scan::FileScanTask;
-use magnolify_parquet::filter::Predicate;
+use magnolify_parquet::filter::{FilterCounts, Predicate};
 use magnolify_parquet::store::StoreReaderBuilder;
 use magnolify_parquet::{OwnedRecord, ReadOptions};
 use tokio::sync::mpsc;
@@ -44,14 +44,16 @@ pub(crate) struct Files<T> {
     /// The positions deleted in each data file that has position deletes.
     pub(crate) deleted: HashMap<String, Vec<u64>>,
     pub(crate) threads: usize,
+    /// What the files' readers read and skipped, added as each ends.
+    pub(crate) counts: Arc<Mutex<FilterCounts>>,
 }
 
 impl<T: OwnedRecord + Send + 'static> Files<T> {
     /// The records of `tasks`' files in batches, in order; the stream ends
     /// after its first error. Dropping it stops the readers.
     pub(crate) fn batches(self, tasks: Vec<FileScanTask>) -> BoxStream<'static, Result<Vec<T>>> {
-        let Files { io, columns, filter, mut deleted, threads } = self;
-        let shared = Arc::new((io, columns, filter));
+        let Files { io, columns, filter, mut deleted, threads, counts } = self;
+        let shared = Arc::new((io, columns, filter, counts));
         let files = stream::iter(tasks).map(move |task| {
             let deleted = deleted.remove(&task.data_file_path).unwrap_or_default();
             let (sender, receiver) = mpsc::channel(BATCHES_AHEAD);
@@ -60,9 +62,11 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
             // parallel on any runtime (a current-thread one too); its
             // fetches still go through the runtime's drivers.
             tokio::task::spawn_blocking(move || {
-                let (io, columns, filter) = &*shared;
+                let (io, columns, filter, counts) = &*shared;
                 runtime.block_on(async {
-                    if let Err(e) = read_file(task, io, columns.clone(), filter.as_ref(), deleted, &sender).await {
+                    let read = read_file(task, io, columns.clone(), filter.as_ref(), deleted, &sender).await;
+                    let read = read.map(|read| *counts.lock().unwrap_or_else(PoisonError::into_inner) += read);
+                    if let Err(e) = read {
                         // The stream may be gone: nobody to tell.
                         let _ = sender.send(Err(e)).await;
                     }
@@ -88,7 +92,8 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
 
 /// Reads the data file of `task` and sends its records (those `filter`
 /// accepts, but those at the `deleted` positions) in batches; returns
-/// early, with no error, when the stream is dropped.
+/// early, with no error, when the stream is dropped. Returns what the
+/// reader read and skipped.
 async fn read_file<T: OwnedRecord + Send + 'static>(
     task: FileScanTask,
     io: &FileIO,
@@ -96,22 +101,26 @@ async fn read_file<T: OwnedRecord + Send + 'static>(
     filter: Option<&Predicate<T>>,
     deleted: Vec<u64>,
     sender: &mpsc::Sender<Result<Vec<T>>>,
-) -> Result<()> {
+) -> Result<FilterCounts> {
     let path = task.data_file_path;
     let opened = DataFileSource::open(io, &path, task.file_size_in_bytes).await;
     let located = |e: iceberg::Error| Error::DataFile { path: path.clone(), source: std::io::Error::other(e).into() };
     let source = opened.map_err(located)?;
     let builder = StoreReaderBuilder::open_source(Arc::new(source)).await?.window_bytes(WINDOW_BYTES);
-    // The library's reader prunes by column names: a file whose columns
-    // were renamed since (or are named by the table's name mapping) gets
-    // the predicate on each record.
+    // The library's reader prunes by the file's column names: a file whose
+    // columns were renamed since (or are named by the table's name mapping)
+    // gets the predicate on the names it has for the fields' ids, or on
+    // each record if a column has none there.
     let schema = builder.metadata().file_metadata().schema_descr_ptr();
     let renamed = columns.for_file(&schema).map_err(|source| Error::DataFile { path: path.clone(), source })?;
     let (columns, same_names) = renamed;
-    let (options, test_each) = match (filter, same_names) {
-        (Some(filter), true) => (ReadOptions::default().filter(filter.clone()), None),
-        (filter, _) => (ReadOptions::default(), filter),
+    let pushed = match (filter, same_names) {
+        (Some(filter), true) => Some(filter.clone()),
+        (Some(filter), false) => filter.on_columns(|field| columns.file_path(field)),
+        (None, _) => None,
     };
+    let test_each = filter.filter(|_| pushed.is_none());
+    let options = pushed.map_or_else(ReadOptions::default, |pushed| ReadOptions::default().filter(pushed));
     let options = match deleted.is_empty() {
         true => options,
         false => options.skip_rows(deleted),
@@ -126,11 +135,11 @@ async fn read_file<T: OwnedRecord + Send + 'static>(
         if batch.len() == BATCH
             && sender.send(Ok(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))).await.is_err()
         {
-            return Ok(());
+            return Ok(reader.counts());
         }
     }
     if !batch.is_empty() {
         let _ = sender.send(Ok(batch)).await;
     }
-    Ok(())
+    Ok(reader.counts())
 }

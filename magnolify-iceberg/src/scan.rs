@@ -2,13 +2,14 @@
 //! files, this library reads each.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use futures::stream::{self, BoxStream};
 use futures::{StreamExt, TryStreamExt};
 use iceberg::scan::FileScanTask;
 use iceberg::spec::{Schema, SchemaRef, Transform};
 use iceberg::table::Table;
-use magnolify_parquet::filter::Predicate;
+use magnolify_parquet::filter::{FilterCounts, Predicate};
 use magnolify_parquet::parquet::schema::types::TypePtr;
 use magnolify_parquet::OwnedRecord;
 
@@ -19,6 +20,7 @@ use crate::expression::expression;
 use crate::field_ids::with_snapshot_ids;
 use crate::file_stream::Files;
 use crate::name_mapping::Mapping;
+use crate::scan_stream::ScanStream;
 
 /// A read of a table's snapshot into records of `T`.
 ///
@@ -167,7 +169,7 @@ impl<T: OwnedRecord> TableScan<T> {
         T: Send + 'static,
     {
         // By the batch: no stream poll per record.
-        let batches = self.batches();
+        let batches = self.batches(Arc::default());
         batches
             .try_fold(Vec::new(), |mut all, batch| {
                 all.extend(batch);
@@ -176,7 +178,8 @@ impl<T: OwnedRecord> TableScan<T> {
             .await
     }
 
-    /// The records of the snapshot (that the filter accepts) as a stream:
+    /// The records of the snapshot (that the filter accepts) as a stream
+    /// (whose [`counts`](ScanStream::counts) say what was read and skipped):
     /// the data files' records in the order iceberg-rust plans the files,
     /// each file's in order, the stream ended by its first error (which
     /// names the data file). `threads` files are read at once, each
@@ -203,22 +206,25 @@ impl<T: OwnedRecord> TableScan<T> {
     /// }
     /// # Ok(()) }
     /// ```
-    pub fn stream(self) -> BoxStream<'static, Result<T>>
+    pub fn stream(self) -> ScanStream<T>
     where
         T: Send + 'static,
     {
-        self.batches().map_ok(|batch| stream::iter(batch).map(Ok)).try_flatten().boxed()
+        let counts = Arc::<Mutex<FilterCounts>>::default();
+        let records = self.batches(counts.clone()).map_ok(|batch| stream::iter(batch).map(Ok)).try_flatten().boxed();
+        ScanStream::new(records, counts)
     }
 
-    /// The records of [`stream`](Self::stream) in batches of the files'.
-    fn batches(self) -> BoxStream<'static, Result<Vec<T>>>
+    /// The records of [`stream`](Self::stream) in batches of the files';
+    /// what the files' readers read and skipped added to `counts`.
+    fn batches(self, counts: Arc<Mutex<FilterCounts>>) -> BoxStream<'static, Result<Vec<T>>>
     where
         T: Send + 'static,
     {
         let planned = async move {
             let (columns, tasks, deleted) = self.planned().await?;
             let io = self.table.file_io().clone();
-            let files = Files { io, columns, filter: self.filter, deleted, threads: self.threads };
+            let files = Files { io, columns, filter: self.filter, deleted, threads: self.threads, counts };
             Ok::<_, Error>(files.batches(tasks))
         };
         stream::once(planned).try_flatten().boxed()

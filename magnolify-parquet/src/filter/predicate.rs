@@ -134,6 +134,56 @@ impl<R> Predicate<R> {
     pub fn test(&self, record: &R) -> bool {
         self.node.test(record)
     }
+
+    /// The same predicate on columns named otherwise in a file (a table's
+    /// columns renamed since the file was written): `path_of` gives each
+    /// leaf's column path in the file from its path in the record, so that
+    /// the file's statistics, page index, dictionaries and bloom filters
+    /// prune by it. `None` if a leaf's column has no path there: the
+    /// predicate then tests each record only.
+    ///
+    /// ```
+    /// use magnolify_parquet::ParquetType;
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Sale { amount: i64, note: Option<String> }
+    ///
+    /// let f = Sale::fields();
+    /// let wanted = f.amount.gt(10).and(f.note.is_null());
+    /// let renamed = wanted.on_columns(|path| match path {
+    ///     [name] if name == "amount" => Some(vec!["total".to_owned()]),
+    ///     [name] if name == "note" => Some(vec!["memo".to_owned()]),
+    ///     _ => None,
+    /// });
+    /// assert_eq!(format!("{:?}", renamed.unwrap()), "(total > 10 and memo is null)");
+    /// assert!(wanted.on_columns(|_| None).is_none());
+    /// ```
+    pub fn on_columns(&self, path_of: impl Fn(&[String]) -> Option<Vec<String>>) -> Option<Predicate<R>> {
+        Some(Predicate { node: self.node.on_columns(&path_of)? })
+    }
+}
+
+impl<R> Node<R> {
+    fn on_columns(&self, path_of: &dyn Fn(&[String]) -> Option<Vec<String>>) -> Option<Node<R>> {
+        Some(match self {
+            Node::Leaf(leaf) => {
+                let parts: Arc<[String]> = path_of(&leaf.parts)?.into();
+                // The text names the column the file has.
+                let text = leaf.text.replacen(&leaf.parts.join("."), &parts.join("."), 1);
+                let leaf = Leaf {
+                    parts,
+                    condition: leaf.condition.clone(),
+                    test: leaf.test.clone(),
+                    column_test: leaf.column_test.clone(),
+                    text,
+                };
+                Node::Leaf(Arc::new(leaf))
+            }
+            Node::And(a, b) => Node::And(Box::new(a.on_columns(path_of)?), Box::new(b.on_columns(path_of)?)),
+            Node::Or(a, b) => Node::Or(Box::new(a.on_columns(path_of)?), Box::new(b.on_columns(path_of)?)),
+            Node::Not(a) => Node::Not(Box::new(a.on_columns(path_of)?)),
+        })
+    }
 }
 
 impl<R> Predicate<R> {
