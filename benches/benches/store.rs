@@ -204,8 +204,10 @@ fn read_with(bencher: Bencher, concurrency: usize) {
 /// `concurrency` objects completed at once; returns the objects written.
 async fn write(store: Arc<dyn ObjectStore>, rides: &[Ride], concurrency: usize) -> usize {
     let f = Ride::fields();
-    let builder = DatasetWriter::builder("rides").partition_by(&f.zone).max_rows_per_file(RIDES_PER_OBJECT as u64);
-    let mut writer = builder.max_open_files(20).build_in_store(store).expect("build").concurrency(concurrency);
+    let builder =
+        DatasetWriter::builder("rides").partition_by(&f.zone).limits(|l| l.max_rows_per_file(RIDES_PER_OBJECT as u64));
+    let mut writer =
+        builder.limits(|l| l.max_open_files(20)).build_in_store(store).expect("build").concurrency(concurrency);
     writer.write_all(rides).await.expect("write");
     writer.close().await.expect("close").files.len()
 }

@@ -50,7 +50,7 @@ pub fn write(root: &Path, rides: &[Ride], threads: usize, open: usize) -> magnol
     let mut writer = DatasetWriter::builder(root)
         .partition_by(&Ride::fields().zone)
         .threads(threads)
-        .max_open_files(open)
+        .limits(|l| l.max_open_files(open))
         .writer_id("bench")
         .files(|f| f.compression(Compression::SNAPPY))
         .build()?;

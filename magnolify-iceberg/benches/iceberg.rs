@@ -81,7 +81,7 @@ async fn empty_table(dir: &Path) -> (impl Catalog, Table) {
 async fn append(catalog: &impl Catalog, table: &Table, rides: &[Ride]) -> Table {
     let mut writer = TableWriter::builder(table)
         .partitioning(by_zone())
-        .max_open_files(20)
+        .limits(|l| l.max_open_files(20))
         .files(|f| f.compression(Compression::SNAPPY))
         .build()
         .expect("writer");
@@ -132,7 +132,7 @@ fn write_plain_dataset(bencher: Bencher) {
             let mut writer = DatasetWriter::builder(&root)
                 .partition_by(&Ride::fields().zone)
                 .threads(1)
-                .max_open_files(20)
+                .limits(|l| l.max_open_files(20))
                 .files(|f| f.compression(Compression::SNAPPY))
                 .build()
                 .expect("writer");

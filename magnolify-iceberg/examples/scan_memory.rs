@@ -77,8 +77,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let catalog = catalog(dir).await;
             let table = create_table(&catalog, &name, &Partitioning::<Visit>::new()).await?;
             let mut writer = TableWriter::builder(&table)
-                .max_bytes_per_file(256 << 20)
-                .max_rows_per_file(u64::MAX)
+                .limits(|l| l.max_bytes_per_file(256 << 20).max_rows_per_file(u64::MAX))
                 // Row groups of about 128 MiB on disk: the writer's limit
                 // is on its estimate of the raw values, about twice that.
                 .files(|b| b.max_row_group_bytes(265 << 20).max_row_group_rows(usize::MAX))

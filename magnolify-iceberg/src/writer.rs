@@ -1,7 +1,6 @@
 //! Appending records to a table: data files per partition, uploaded
 //! through the table's `FileIO`, committed in one snapshot.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use iceberg::io::FileWrite;
@@ -10,7 +9,7 @@ use iceberg::table::Table;
 use iceberg::Catalog;
 use magnolify_parquet::file::{PartSink, Parts};
 use magnolify_parquet::parquet::basic::{Compression, ZstdLevel};
-use magnolify_parquet::partitioned::{PartitionFile, PartitionLimits, Partitions, Routed};
+use magnolify_parquet::partitioned::{PartitionFile, PartitionLimits, Partitions, Routed, Written};
 use magnolify_parquet::{OwnedRecord, ParquetWriter, WriterBuilder};
 
 use crate::columns::TableColumns;
@@ -44,45 +43,15 @@ impl<T: OwnedRecord> TableWriterBuilder<T> {
         self
     }
 
-    /// A data file holds at most `rows` records (default 1,000,000).
-    pub fn max_rows_per_file(mut self, rows: u64) -> Self {
-        self.limits.max_rows_per_file = rows.max(1);
-        self
-    }
-
-    /// A data file is closed once its row groups hold `bytes` (default
-    /// 512 MiB, Iceberg's target file size).
-    pub fn max_bytes_per_file(mut self, bytes: u64) -> Self {
-        self.limits.max_bytes_per_file = bytes.max(1);
-        self
-    }
-
-    /// At most `files` partitions have a file open (default 64). The
-    /// records of partitions that come when that many are open are held
-    /// (in memory up to [`spill_budget`](Self::spill_budget), then spilled
-    /// to disk) and written at the commit, one file per partition: the
-    /// order of the records never decides how many files there are (see
-    /// [`magnolify_parquet::partitioned`]). Each open file holds the row
-    /// group being written in memory (what it flushes goes on to storage).
-    pub fn max_open_files(mut self, files: usize) -> Self {
-        self.limits.max_open_files = files.max(1);
-        self
-    }
-
-    /// Bytes of held records kept in memory (default
-    /// [`DEFAULT_SPILL_BUDGET`](magnolify_parquet::partitioned::DEFAULT_SPILL_BUDGET));
-    /// past it they are spilled to sorted runs on a local disk.
-    pub fn spill_budget(mut self, bytes: u64) -> Self {
-        self.limits.spill_budget = bytes;
-        self
-    }
-
-    /// Where held records are spilled (default: the system's temporary
-    /// directory; created if missing). A run that cannot be written there
-    /// is an error naming it, and the writer stops: its commit then fails
-    /// and deletes its files, so no snapshot has any of its records.
-    pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.limits.spill_dir = dir.into();
+    /// The limits of data files, open files and held records, set on the
+    /// defaults (data files of at most 1,000,000 records or 512 MiB of row
+    /// groups, Iceberg's target file size; 64 open files; a 64 MiB spill
+    /// budget in the system's temporary directory): see
+    /// [`PartitionLimits`]. Past the open files, records are held and
+    /// written at the commit, one file per partition; a spill that fails
+    /// stops the writer, and its commit then fails and deletes its files.
+    pub fn limits(mut self, set: impl FnOnce(PartitionLimits) -> PartitionLimits) -> Self {
+        self.limits = set(self.limits);
         self
     }
 
@@ -136,11 +105,8 @@ struct OpenFile<T: OwnedRecord> {
 }
 
 impl<T: OwnedRecord> PartitionFile for OpenFile<T> {
-    fn rows(&self) -> u64 {
-        self.writer.rows_written()
-    }
-    fn bytes(&self) -> u64 {
-        self.writer.bytes_written()
+    fn written(&self) -> Written {
+        self.writer.written()
     }
 }
 
@@ -189,11 +155,7 @@ impl<T: OwnedRecord> TableWriter<T> {
         TableWriterBuilder {
             table: table.clone(),
             partitioning: Partitioning::new(),
-            limits: PartitionLimits {
-                max_rows_per_file: 1_000_000,
-                max_bytes_per_file: 512 << 20,
-                ..PartitionLimits::default()
-            },
+            limits: PartitionLimits::default().max_rows_per_file(1_000_000).max_bytes_per_file(512 << 20),
             settings: Arc::new(|b| b),
         }
     }
@@ -330,6 +292,7 @@ impl<T: OwnedRecord> TableWriter<T> {
             for record in records {
                 self.write_in(&partition, &record?).await?;
             }
+            // The partition's file, closed before the next opens.
             if let Some(file) = self.files.take(&partition) {
                 self.finish(file).await?;
             }

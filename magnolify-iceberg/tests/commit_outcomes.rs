@@ -120,7 +120,7 @@ async fn a_lost_answer_is_settled_by_the_reloaded_table() {
         let name = table.identifier().clone();
         let catalog = Faulty { inner, fault, down: AtomicBool::new(false) };
         let ticks: Vec<Tick> = (0..10).map(|seq| Tick { seq }).collect();
-        let mut writer = TableWriter::builder(&table).max_rows_per_file(4).build().unwrap();
+        let mut writer = TableWriter::builder(&table).limits(|l| l.max_rows_per_file(4)).build().unwrap();
         writer.write_all(&ticks).await.unwrap();
         let result = writer.commit(&catalog).await;
         catalog.down.store(false, Ordering::SeqCst);

@@ -81,7 +81,8 @@ async fn a_commit_that_fails_deletes_the_files_it_wrote() {
     let dir = tempfile::tempdir().unwrap();
     let catalog = common::memory_catalog(dir.path(), "iot").await;
     let (name, table) = new_table(&catalog).await;
-    let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).max_rows_per_file(10).build().unwrap();
+    let mut writer =
+        TableWriter::builder(&table).partitioning(by_sensor()).limits(|l| l.max_rows_per_file(10)).build().unwrap();
     writer.write_all(&readings(3, 95)).await.unwrap();
     assert_eq!(
         common::parquet_files(dir.path()).len(),
@@ -100,7 +101,8 @@ async fn a_writer_dropped_without_a_commit_deletes_its_files() {
     let dir = tempfile::tempdir().unwrap();
     let catalog = common::memory_catalog(dir.path(), "iot").await;
     let (name, table) = new_table(&catalog).await;
-    let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).max_rows_per_file(10).build().unwrap();
+    let mut writer =
+        TableWriter::builder(&table).partitioning(by_sensor()).limits(|l| l.max_rows_per_file(10)).build().unwrap();
     writer.write_all(&readings(4, 35)).await.unwrap();
     assert_eq!(common::parquet_files(dir.path()).len(), 4, "three full files and the one being written");
     drop(writer);
@@ -134,7 +136,8 @@ async fn crash_child() {
     let dir = std::env::var(CHILD).expect("run by the crash test");
     let catalog = sql_catalog(Path::new(&dir)).await;
     let table = catalog.load_table(&TableIdent::from_strs(["iot", "readings"]).unwrap()).await.unwrap();
-    let mut writer = TableWriter::builder(&table).partitioning(by_sensor()).max_rows_per_file(10).build().unwrap();
+    let mut writer =
+        TableWriter::builder(&table).partitioning(by_sensor()).limits(|l| l.max_rows_per_file(10)).build().unwrap();
     writer.write_all(&readings(6, 55)).await.unwrap();
     std::process::abort();
 }

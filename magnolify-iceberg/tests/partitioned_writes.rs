@@ -29,9 +29,7 @@ async fn unsorted_records_over_144_partitions_with_8_files_open_make_one_data_fi
         let table = create_table(&catalog, &name, &by_shop_and_day()).await.unwrap();
         let mut writer = TableWriter::builder(&table)
             .partitioning(by_shop_and_day())
-            .max_open_files(8)
-            .spill_budget(budget)
-            .spill_dir(spill.path())
+            .limits(|l| l.max_open_files(8).spill_budget(budget).spill_dir(spill.path()))
             .build()
             .unwrap();
         writer.write_all(&orders).await.unwrap();
@@ -60,9 +58,7 @@ async fn a_spill_directory_that_cannot_be_written_stops_the_writer_and_commits_n
     let orders = orders(200);
     let mut writer = TableWriter::builder(&table)
         .partitioning(by_shop_and_day())
-        .max_open_files(8)
-        .spill_budget(1)
-        .spill_dir(&spill_dir)
+        .limits(|l| l.max_open_files(8).spill_budget(1).spill_dir(&spill_dir))
         .build()
         .unwrap();
     let mut error = None;

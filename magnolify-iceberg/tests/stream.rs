@@ -16,8 +16,11 @@ struct Event {
 /// A table of 5,000 events in 10 data files of 500, in row groups of 100.
 async fn events() -> (tempfile::TempDir, iceberg::table::Table) {
     let (dir, catalog, table) = common::new_table::<Event>("s", "events").await;
-    let mut writer =
-        TableWriter::builder(&table).max_rows_per_file(500).files(|b| b.max_row_group_rows(100)).build().unwrap();
+    let mut writer = TableWriter::builder(&table)
+        .limits(|l| l.max_rows_per_file(500))
+        .files(|b| b.max_row_group_rows(100))
+        .build()
+        .unwrap();
     let events: Vec<Event> = (0..5_000).map(|seq| Event { seq, name: format!("event {seq}") }).collect();
     writer.write_all(&events).await.unwrap();
     (dir, writer.commit(&catalog).await.unwrap())

@@ -129,8 +129,11 @@ async fn an_abandoned_writer_leaves_the_table_and_its_directory_as_they_were() {
     let before = files_under(dir.path());
 
     // Files rolled at 10 rows are uploaded before the commit; abort deletes them.
-    let mut writer =
-        TableWriter::builder(&table).partitioning(by_day_and_user()).max_rows_per_file(10).build().unwrap();
+    let mut writer = TableWriter::builder(&table)
+        .partitioning(by_day_and_user())
+        .limits(|l| l.max_rows_per_file(10))
+        .build()
+        .unwrap();
     writer.write_all(&clicks(300, 0)).await.unwrap();
     assert!(files_under(dir.path()).len() > before.len(), "some files were uploaded before the commit");
     writer.abort().await.unwrap();
@@ -244,7 +247,7 @@ async fn files_roll_by_bytes_and_partitions_past_the_open_files_are_held() {
     // then holds more than the 4 bytes of its leading magic.
     let mut writer = TableWriter::builder(&table)
         .partitioning(by_day())
-        .max_bytes_per_file(5)
+        .limits(|l| l.max_bytes_per_file(5))
         .files(|w| w.max_row_group_rows(10))
         .build()
         .unwrap();
@@ -254,7 +257,8 @@ async fn files_roll_by_bytes_and_partitions_past_the_open_files_are_held() {
 
     // One file open at a time, the days interleaved: the records of the
     // other two days are held and written at the commit, a file per day.
-    let mut writer = TableWriter::builder(&table).partitioning(by_day()).max_open_files(1).build().unwrap();
+    let mut writer =
+        TableWriter::builder(&table).partitioning(by_day()).limits(|l| l.max_open_files(1)).build().unwrap();
     writer.write_all(&all[..6]).await.unwrap();
     let table = writer.commit(&catalog).await.unwrap();
     assert_eq!(TableScan::<Click>::new(&table).files().await.unwrap().len(), 9 + 3);

@@ -49,9 +49,7 @@ fn main() -> Result<(), magnolify_parquet::Error> {
     let mut writer = DatasetWriter::builder(&root)
         .partition_by(&f.shop)
         .partition_by(&f.day)
-        .max_open_files(8)
-        .spill_budget(budget)
-        .spill_dir(&spill)
+        .limits(|l| l.max_open_files(8).spill_budget(budget).spill_dir(&spill))
         .files(move |w| w.max_row_group_bytes(row_group as usize))
         .build()?;
     let mut raw = 0u64;

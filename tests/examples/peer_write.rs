@@ -718,7 +718,7 @@ fn emit_dataset(dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let mut writer = magnolify_parquet::dataset::DatasetWriter::builder(&root)
         .partition_by(&f.day)
         .partition_by(&f.region)
-        .max_rows_per_file(3)
+        .limits(|l| l.max_rows_per_file(3))
         .threads(2)
         .build()?;
     writer.write_all(&rows)?;

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::error::Result;
-use crate::partitioned::{HeldRecords, PartitionFile, PartitionLimits, Partitions, Routed};
+use crate::partitioned::{HeldRecords, PartitionFile, PartitionLimits, Partitions, Routed, Written};
 use crate::record::OwnedRecord;
 use crate::write::Latch;
 
@@ -101,17 +101,14 @@ pub(super) struct Open<F> {
 }
 
 impl<F: PartitionFile> PartitionFile for Open<F> {
-    fn rows(&self) -> u64 {
-        self.file.rows()
-    }
-    fn bytes(&self) -> u64 {
-        self.file.bytes()
+    fn written(&self) -> Written {
+        self.file.written()
     }
 }
 
 impl<F: PartitionFile> From<Open<F>> for Closing<F> {
     fn from(open: Open<F>) -> Self {
-        Closing { relative: open.relative, rows: open.file.rows(), file: open.file }
+        Closing { relative: open.relative, rows: open.file.written().rows, file: open.file }
     }
 }
 
@@ -219,16 +216,13 @@ mod tests {
     struct Fake(u64);
 
     impl PartitionFile for Fake {
-        fn rows(&self) -> u64 {
-            self.0
-        }
-        fn bytes(&self) -> u64 {
-            self.0 * 10
+        fn written(&self) -> Written {
+            Written { rows: self.0, bytes: self.0 * 10 }
         }
     }
 
     fn core(max_open_files: usize) -> Core<Row, Fake> {
-        let limits = PartitionLimits { max_rows_per_file: 2, max_open_files, ..PartitionLimits::default() };
+        let limits = PartitionLimits::default().max_rows_per_file(2).max_open_files(max_open_files);
         Core::new(&limits, Names::new(Some("w".into()))).unwrap()
     }
 

@@ -14,8 +14,7 @@ use super::partitioner::Partitioner;
 use super::writer::{DatasetWriterBuilder, FileSettings, SUCCESS_MARKER};
 use crate::error::{Error, Result};
 use crate::file::WriterBuilder;
-use crate::partitioned::PartitionFile;
-use crate::record::{OwnedRecord, RecordWrite};
+use crate::record::OwnedRecord;
 use crate::store::{store_error, Ahead, StoreWriter, DEFAULT_PART_SIZE};
 
 impl<T: OwnedRecord> DatasetWriterBuilder<T> {
@@ -44,15 +43,6 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
             key: String::new(),
             rows: 0,
         })
-    }
-}
-
-impl<T, C: RecordWrite> PartitionFile for StoreWriter<T, C> {
-    fn rows(&self) -> u64 {
-        self.rows_written()
-    }
-    fn bytes(&self) -> u64 {
-        self.bytes_written()
     }
 }
 

@@ -18,7 +18,7 @@ use crate::error::{Error, Location, Result};
 use crate::file::disk::Disk;
 use crate::file::{AtomicFile, ParquetWriter, WriterBuilder};
 use crate::filter::Field;
-use crate::partitioned::{PartitionFile, PartitionLimits};
+use crate::partitioned::PartitionLimits;
 use crate::record::OwnedRecord;
 use crate::write::Latch;
 
@@ -54,49 +54,11 @@ impl<T: OwnedRecord> DatasetWriterBuilder<T> {
         self
     }
 
-    /// Most records in one file (default: no limit); a partition then goes
-    /// on in a new file.
-    pub fn max_rows_per_file(mut self, rows: u64) -> Self {
-        self.limits.max_rows_per_file = rows.max(1);
-        self
-    }
-
-    /// Bytes after which a file is closed and its partition goes on in a
-    /// new one (default: no limit), counted as
-    /// [`ParquetWriter::bytes_written`] counts them: a file ends up to one
-    /// write batch of records past it.
-    pub fn max_bytes_per_file(mut self, bytes: u64) -> Self {
-        self.limits.max_bytes_per_file = bytes.max(1);
-        self
-    }
-
-    /// Most files open at once (default 64; at least 1, and at least one
-    /// per thread). The records of partitions that come when that many are
-    /// open are held (in memory up to [`spill_budget`](Self::spill_budget),
-    /// then spilled to disk) and written when the writer closes, one file
-    /// per partition: the order of the records never decides how many
-    /// files there are (see [`partitioned`](crate::partitioned)). Each open
-    /// file holds one write batch of records and the pages of its open row
-    /// group, so this bounds memory.
-    pub fn max_open_files(mut self, files: usize) -> Self {
-        self.limits.max_open_files = files.max(1);
-        self
-    }
-
-    /// Bytes of held records kept in memory (default
-    /// [`DEFAULT_SPILL_BUDGET`](crate::partitioned::DEFAULT_SPILL_BUDGET),
-    /// shared between the threads); past it they are spilled to sorted
-    /// runs on disk. See [`PartitionLimits::spill_budget`].
-    pub fn spill_budget(mut self, bytes: u64) -> Self {
-        self.limits.spill_budget = bytes;
-        self
-    }
-
-    /// Where held records are spilled (default: the system's temporary
-    /// directory; created if missing). A run that cannot be written there
-    /// is an error naming it, and the writer stops: no `_SUCCESS`.
-    pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.limits.spill_dir = dir.into();
+    /// The limits of files, open files and held records, set on the
+    /// defaults (no file limits, 64 open files, a 64 MiB spill budget in
+    /// the system's temporary directory): see [`PartitionLimits`].
+    pub fn limits(mut self, set: impl FnOnce(PartitionLimits) -> PartitionLimits) -> Self {
+        self.limits = set(self.limits);
         self
     }
 
@@ -290,15 +252,6 @@ impl<T: OwnedRecord> Files<T> {
         let builder = (self.settings)(WriterBuilder::new()).threads(1).omitting(self.omitted.clone());
         // The dataset writer's own drop is what a user sees (no `_SUCCESS`).
         Ok(builder.create_on(&self.disk, &path)?.quiet_on_drop())
-    }
-}
-
-impl<T, C: crate::RecordWrite> PartitionFile for ParquetWriter<T, AtomicFile, C> {
-    fn rows(&self) -> u64 {
-        self.rows_written()
-    }
-    fn bytes(&self) -> u64 {
-        self.bytes_written()
     }
 }
 

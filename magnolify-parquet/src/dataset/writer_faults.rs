@@ -56,8 +56,7 @@ impl Injector {
 fn write(root: &Path, threads: usize, disk: Disk) -> Result<()> {
     let mut writer = DatasetWriter::builder(root)
         .partition_by(&Visit::fields().day)
-        .max_rows_per_file(6)
-        .max_open_files(2 * threads)
+        .limits(|l| l.max_rows_per_file(6).max_open_files(2 * threads))
         .threads(threads)
         .writer_id("w")
         .on_disk(disk)

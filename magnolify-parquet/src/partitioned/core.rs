@@ -7,14 +7,38 @@ use std::hash::Hash;
 use super::spill::{HeldRecords, Spill};
 use super::PartitionLimits;
 use crate::error::Result;
-use crate::record::OwnedRecord;
+use crate::file::ParquetWriter;
+use crate::record::{OwnedRecord, RecordWrite};
 
 /// An open file as the core sees it: how much it holds.
 pub trait PartitionFile {
+    /// What has been written into it so far.
+    fn written(&self) -> Written;
+}
+
+/// How much a file holds: what the core's roll test compares with the
+/// limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
     /// Records written into it.
-    fn rows(&self) -> u64;
-    /// Bytes it holds so far.
-    fn bytes(&self) -> u64;
+    pub rows: u64,
+    /// Bytes it holds, counted as
+    /// [`ParquetWriter::bytes_written`](crate::ParquetWriter::bytes_written)
+    /// counts them.
+    pub bytes: u64,
+}
+
+impl<T, W: std::io::Write + Send, C: RecordWrite> PartitionFile for ParquetWriter<T, W, C> {
+    fn written(&self) -> Written {
+        Written { rows: self.rows_written(), bytes: self.bytes_written() }
+    }
+}
+
+#[cfg(feature = "object_store")]
+impl<T, C: RecordWrite> PartitionFile for crate::store::StoreWriter<T, C> {
+    fn written(&self) -> Written {
+        Written { rows: self.rows_written(), bytes: self.bytes_written() }
+    }
 }
 
 /// What the driver does with a record, as [`Partitions::route`] says.
@@ -97,7 +121,7 @@ impl<K: Hash + Eq, F: PartitionFile, T: OwnedRecord> Partitions<K, F, T> {
         Q: Hash + Eq + ?Sized,
     {
         let file = self.open.get(key)?;
-        match self.limits.full(file.rows(), file.bytes()) {
+        match self.limits.full(file.written()) {
             true => self.open.remove(key),
             false => None,
         }

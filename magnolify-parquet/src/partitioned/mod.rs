@@ -18,7 +18,7 @@
 //! files, blocking or `async`.
 //!
 //! ```
-//! use magnolify_parquet::partitioned::{PartitionFile, PartitionLimits, Partitions, Routed};
+//! use magnolify_parquet::partitioned::{PartitionFile, PartitionLimits, Partitions, Routed, Written};
 //! use magnolify_parquet::ParquetType;
 //!
 //! #[derive(ParquetType, Debug, PartialEq)]
@@ -27,11 +27,10 @@
 //! /// A file as the example keeps it: its records.
 //! struct Rows(Vec<u32>);
 //! impl PartitionFile for Rows {
-//!     fn rows(&self) -> u64 { self.0.len() as u64 }
-//!     fn bytes(&self) -> u64 { 4 * self.0.len() as u64 }
+//!     fn written(&self) -> Written { Written { rows: self.0.len() as u64, bytes: 4 * self.0.len() as u64 } }
 //! }
 //!
-//! let limits = PartitionLimits { max_open_files: 1, ..PartitionLimits::default() };
+//! let limits = PartitionLimits::default().max_open_files(1);
 //! let mut core = Partitions::<String, Rows, Visit>::new(&limits)?;
 //! let mut files = Vec::new();
 //! for (city, user) in [("Oslo", 1), ("Lima", 2), ("Oslo", 3), ("Lima", 4)] {
@@ -58,7 +57,7 @@ mod spill;
 
 use std::path::PathBuf;
 
-pub use self::core::{PartitionFile, Partitions, Routed};
+pub use self::core::{PartitionFile, Partitions, Routed, Written};
 pub use self::spill::{HeldPartition, HeldRecords};
 
 /// Held records a partitioned writer keeps in memory before it spills them
@@ -69,27 +68,34 @@ pub const DEFAULT_SPILL_BUDGET: u64 = 64 << 20;
 pub const DEFAULT_MAX_OPEN_FILES: usize = 64;
 
 /// The limits of a partitioned writer: how full a file gets, how many are
-/// open, and how many bytes of held records stay in memory.
+/// open, and how many bytes of held records stay in memory. Every
+/// partitioned writer's builder takes them as one value
+/// (`DatasetWriterBuilder::limits`, the Iceberg crate's
+/// `TableWriterBuilder::limits`), set from its defaults:
+///
+/// ```
+/// use magnolify_parquet::dataset::DatasetWriter;
+/// use magnolify_parquet::ParquetType;
+///
+/// #[derive(ParquetType, Clone)]
+/// struct Visit { city: String, user: u32 }
+///
+/// let dir = tempfile::tempdir()?;
+/// let f = Visit::fields();
+/// let writer = DatasetWriter::<Visit>::builder(dir.path())
+///     .partition_by(&f.city)
+///     .limits(|l| l.max_rows_per_file(1_000_000).max_open_files(16).spill_budget(256 << 20))
+///     .build()?;
+/// # drop(writer);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartitionLimits {
-    /// A file is closed once it holds this many records (its partition
-    /// goes on in a new file).
-    pub max_rows_per_file: u64,
-    /// A file is closed once it holds this many bytes (counted as
-    /// [`ParquetWriter::bytes_written`](crate::ParquetWriter::bytes_written)
-    /// counts them).
-    pub max_bytes_per_file: u64,
-    /// Partitions with a file open at once (at least 1). Each open file
-    /// holds the row group it is writing in memory.
-    pub max_open_files: usize,
-    /// Bytes of held records kept in memory: they are held as a writer
-    /// buffers them (shredded into their values and levels, whose bytes
-    /// are counted), and past the budget written to a run in
-    /// [`spill_dir`](Self::spill_dir).
-    pub spill_budget: u64,
-    /// Where spilled runs go (created if missing; each run is removed once
-    /// read, or when the writer is dropped).
-    pub spill_dir: PathBuf,
+    pub(crate) max_rows_per_file: u64,
+    pub(crate) max_bytes_per_file: u64,
+    pub(crate) max_open_files: usize,
+    pub(crate) spill_budget: u64,
+    pub(crate) spill_dir: PathBuf,
 }
 
 impl Default for PartitionLimits {
@@ -108,8 +114,57 @@ impl Default for PartitionLimits {
 }
 
 impl PartitionLimits {
-    /// Whether a file that holds `rows` records and `bytes` bytes is full.
-    pub(crate) fn full(&self, rows: u64, bytes: u64) -> bool {
-        rows >= self.max_rows_per_file || (self.max_bytes_per_file != u64::MAX && bytes >= self.max_bytes_per_file)
+    /// A file is closed once it holds `rows` records (at least 1), and its
+    /// partition goes on in a new file.
+    pub fn max_rows_per_file(mut self, rows: u64) -> Self {
+        self.max_rows_per_file = rows.max(1);
+        self
+    }
+
+    /// A file is closed once it holds `bytes` bytes (at least 1), counted
+    /// as [`ParquetWriter::bytes_written`](crate::ParquetWriter::bytes_written)
+    /// counts them (so a file ends up to one write batch of records past
+    /// it), and its partition goes on in a new file.
+    pub fn max_bytes_per_file(mut self, bytes: u64) -> Self {
+        self.max_bytes_per_file = bytes.max(1);
+        self
+    }
+
+    /// At most `files` partitions have a file open (at least 1; a dataset
+    /// writer's threads share them). The records of partitions that come
+    /// when that many are open are held (in memory up to
+    /// [`spill_budget`](Self::spill_budget), then spilled to disk) and
+    /// written when the writer closes, one file per partition (see the
+    /// [module](self) docs). Each open file holds one write batch of
+    /// records and the pages of its open row group, so this bounds memory.
+    pub fn max_open_files(mut self, files: usize) -> Self {
+        self.max_open_files = files.max(1);
+        self
+    }
+
+    /// Bytes of held records kept in memory (a dataset writer's threads
+    /// share them): held as a writer buffers them (shredded into their
+    /// values and levels; the budget counts the bytes their buffers
+    /// allocate), and past the budget written to a run in
+    /// [`spill_dir`](Self::spill_dir).
+    pub fn spill_budget(mut self, bytes: u64) -> Self {
+        self.spill_budget = bytes;
+        self
+    }
+
+    /// Where spilled runs go (created if missing; each run is removed once
+    /// read, or when the writer is dropped). A run that cannot be written
+    /// there is an error naming it, and the writer stops.
+    pub fn spill_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.spill_dir = dir.into();
+        self
+    }
+}
+
+impl PartitionLimits {
+    /// Whether a file that holds what `written` says is full.
+    pub(crate) fn full(&self, written: Written) -> bool {
+        written.rows >= self.max_rows_per_file
+            || (self.max_bytes_per_file != u64::MAX && written.bytes >= self.max_bytes_per_file)
     }
 }

@@ -336,7 +336,7 @@ mod tests {
     #[test]
     fn held_records_come_back_by_partition_in_order_across_runs_and_memory() {
         let dir = tempfile::tempdir().unwrap();
-        let limits = PartitionLimits { spill_budget: 200, spill_dir: dir.path().to_owned(), ..Default::default() };
+        let limits = PartitionLimits::default().spill_budget(200).spill_dir(dir.path());
         let mut spill = Spill::<u32, Row>::new(&limits).unwrap();
         for n in 0..60 {
             spill.hold(&(n % 3), &row(n)).unwrap();

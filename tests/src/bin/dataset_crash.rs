@@ -21,8 +21,12 @@ fn main() {
         std::process::exit(2);
     };
     let f = Reading::fields();
-    let mut w =
-        DatasetWriter::builder(dir).partition_by(&f.sensor).max_rows_per_file(700).threads(threads).build().unwrap();
+    let mut w = DatasetWriter::builder(dir)
+        .partition_by(&f.sensor)
+        .limits(|l| l.max_rows_per_file(700))
+        .threads(threads)
+        .build()
+        .unwrap();
     for seq in 0..10_000u64 {
         w.write(&Reading { sensor: format!("s{}", seq % 4), seq, value: seq as f64 }).unwrap();
     }

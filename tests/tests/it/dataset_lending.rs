@@ -48,7 +48,7 @@ fn lend_all(mut reader: DatasetReader<TripRef<'_>>, batch: usize) -> (Vec<Trip>,
 fn a_dataset_lends_borrowed_records_with_their_partition_fields_in_path_order() {
     let dir = scratch("lending");
     let rows = trips(1000);
-    write(&dir, &rows, |b| b.max_rows_per_file(40));
+    write(&dir, &rows, |b| b.limits(|l| l.max_rows_per_file(40)));
     let mut owned_reader = DatasetReader::<Trip>::builder(&dir).unwrap().build(ReadOptions::default()).unwrap();
     let owned: Vec<Trip> = owned_reader.by_ref().collect::<Result<_, _>>().unwrap();
     assert_eq!(by_id(owned.clone()), rows);
@@ -68,7 +68,7 @@ fn a_dataset_lends_borrowed_records_with_their_partition_fields_in_path_order() 
 fn a_predicate_on_a_lending_dataset_reader_passes_over_files_and_records_as_the_owned_reader_does() {
     let dir = scratch("lending-filtered");
     let rows = trips(1000);
-    write(&dir, &rows, |b| b.max_rows_per_file(40));
+    write(&dir, &rows, |b| b.limits(|l| l.max_rows_per_file(40)));
     // On a partition field (files passed over unopened), a stored field,
     // and a borrowed partition field compared as a `String`.
     let owned_f = Trip::fields();
@@ -144,7 +144,7 @@ fn a_dataset_in_an_object_store_lends_batches_too() {
         let mut w = DatasetWriter::builder("lent/trips")
             .partition_by(&f.day)
             .partition_by(&f.city)
-            .max_rows_per_file(30)
+            .limits(|l| l.max_rows_per_file(30))
             .build_in_store(store.clone())
             .unwrap();
         w.write_all(&rows).await.unwrap();

@@ -139,7 +139,7 @@ fn a_partitioned_dataset_reads_back_with_its_partition_fields_typed() {
 fn records_come_in_path_order_then_file_order_or_unordered_when_asked() {
     let dir = scratch("order");
     let rows = trips(3000);
-    write(&dir, &rows, |b| b.max_rows_per_file(100));
+    write(&dir, &rows, |b| b.limits(|l| l.max_rows_per_file(100)));
     let reader = DatasetReader::<Trip>::builder(&dir).unwrap();
     let files: Vec<PathBuf> = reader.files().iter().map(|f| f.relative.clone()).collect();
     let mut sorted = files.clone();
@@ -188,7 +188,7 @@ struct IdOnly {
 fn files_roll_at_their_row_and_byte_limits() {
     let dir = scratch("roll");
     let rows = trips(2400);
-    let summary = write(&dir, &rows, |b| b.max_rows_per_file(150));
+    let summary = write(&dir, &rows, |b| b.limits(|l| l.max_rows_per_file(150)));
     // 200 records in each of 12 partitions: 150 + 50.
     assert_eq!(summary.files.len(), 24);
     for file in &summary.files {
@@ -201,7 +201,7 @@ fn files_roll_at_their_row_and_byte_limits() {
     let dir2 = scratch("roll-bytes");
     // Row groups of 50 records take about 400 bytes here: a file rolls
     // once its third (or, for the larger tags, second) group is written.
-    let summary = write(&dir2, &rows, |b| b.max_bytes_per_file(800).files(|f| f.max_row_group_rows(50)));
+    let summary = write(&dir2, &rows, |b| b.limits(|l| l.max_bytes_per_file(800)).files(|f| f.max_row_group_rows(50)));
     let counts: Vec<i64> = summary
         .files
         .iter()
@@ -224,7 +224,7 @@ fn past_the_open_file_bound_records_are_held_and_each_partition_makes_one_file()
     let rows = trips(1200);
     // 12 partitions visited in turn, 5 files open at most: the records of
     // the other 7 are held, in memory, and written at `close`.
-    let summary = write(&dir, &rows, |b| b.max_open_files(5));
+    let summary = write(&dir, &rows, |b| b.limits(|l| l.max_open_files(5)));
     assert_eq!((summary.rows, summary.files.len(), summary.spilled_runs), (1200, 12, 0));
     let names: BTreeSet<&PathBuf> = summary.files.iter().collect();
     assert_eq!(names.len(), summary.files.len(), "file names are unique");
@@ -234,7 +234,7 @@ fn past_the_open_file_bound_records_are_held_and_each_partition_makes_one_file()
     let dir2 = scratch("lru-runs");
     let mut runs = rows.clone();
     runs.sort_by_key(|t| (t.day, t.city.clone()));
-    let summary = write(&dir2, &runs, |b| b.max_open_files(3));
+    let summary = write(&dir2, &runs, |b| b.limits(|l| l.max_open_files(3)));
     assert_eq!((summary.files.len(), summary.spilled_runs), (12, 0));
 }
 
@@ -250,7 +250,7 @@ fn threads_and_several_writers_write_one_dataset() {
             .partition_by(&f.city)
             .writer_id(id)
             .threads(threads)
-            .max_rows_per_file(300)
+            .limits(|l| l.max_rows_per_file(300))
             .build()
             .unwrap();
         w.write_all(part).unwrap();
@@ -449,8 +449,12 @@ fn a_writer_dropped_without_close_leaves_no_partial_file_and_no_marker() {
         // 7,000 records over 3 days: one file of 1,500 rolls per day. With
         // threads, records still waiting in the caller are dropped too; a
         // day's threads have had at least 2,048 of its records by then.
-        let mut w =
-            DatasetWriter::builder(&dir).partition_by(&f.day).threads(threads).max_rows_per_file(1500).build().unwrap();
+        let mut w = DatasetWriter::builder(&dir)
+            .partition_by(&f.day)
+            .threads(threads)
+            .limits(|l| l.max_rows_per_file(1500))
+            .build()
+            .unwrap();
         w.write_all(&trips(7000)).unwrap();
         drop(w);
         let files = listing(&dir);
@@ -524,8 +528,7 @@ fn a_dataset_in_an_object_store_is_written_and_read_back() {
         let mut w = DatasetWriter::builder("warehouse/trips")
             .partition_by(&f.day)
             .partition_by(&f.city)
-            .max_rows_per_file(100)
-            .max_open_files(5)
+            .limits(|l| l.max_rows_per_file(100).max_open_files(5))
             .writer_id("s")
             .build_in_store(store.clone())
             .unwrap();
@@ -583,7 +586,7 @@ fn layout(dir: &Path, summary: &magnolify_parquet::dataset::DatasetSummary) -> V
 fn the_same_records_make_the_same_files_with_threads() {
     let rows = trips(1200);
     let settings = |b: magnolify_parquet::dataset::DatasetWriterBuilder<Trip>| {
-        b.threads(3).max_open_files(12).max_rows_per_file(40)
+        b.threads(3).limits(|l| l.max_open_files(12).max_rows_per_file(40))
     };
     let mut layouts = Vec::new();
     for run in 0..3 {
@@ -616,7 +619,7 @@ fn a_dataset_writer_into_a_store_encodes_on_threads_and_writes_the_same_objects(
             let store = Arc::new(InMemory::new());
             let mut w = DatasetWriter::builder("d")
                 .partition_by(&Trip::fields().day)
-                .max_rows_per_file(700)
+                .limits(|l| l.max_rows_per_file(700))
                 .threads(threads)
                 .writer_id("t")
                 // Small batches: each object's columns are encoded batch after batch.

@@ -346,7 +346,7 @@ fn s3_through_the_crates_client() {
         let f = Event::fields();
         let before = store.requests();
         let builder = magnolify_parquet::dataset::DatasetWriter::builder("events").partition_by(&f.kind);
-        let mut w = builder.max_rows_per_file(500).build_in_store(store.clone()).unwrap().concurrency(3);
+        let mut w = builder.limits(|l| l.max_rows_per_file(500)).build_in_store(store.clone()).unwrap().concurrency(3);
         w.write_all(&events).await.unwrap();
         assert_eq!(w.close().await.unwrap().files.len(), 7 * 2);
         assert_eq!(store.requests() - before, 7 * 2 + 1);

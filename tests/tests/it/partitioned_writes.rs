@@ -20,7 +20,8 @@ fn write(
     settings: impl FnOnce(DatasetWriterBuilder<Order>) -> DatasetWriterBuilder<Order>,
 ) -> magnolify_parquet::Result<DatasetSummary> {
     let f = Order::fields();
-    let builder = DatasetWriter::builder(dir).partition_by(&f.shop).partition_by(&f.day).max_open_files(8);
+    let builder =
+        DatasetWriter::builder(dir).partition_by(&f.shop).partition_by(&f.day).limits(|l| l.max_open_files(8));
     let mut writer = settings(builder).build()?;
     writer.write_all(orders)?;
     writer.close()
@@ -45,7 +46,8 @@ fn unsorted_records_over_144_partitions_with_8_files_open_make_one_file_per_part
     // each with half the budget, about twice as many.
     for (threads, budget, runs) in [(1, 64 << 20, 0..=0), (1, 64 << 10, 12..=16), (2, 64 << 10, 24..=34)] {
         let (dir, spill) = (scratch("scattered"), scratch("scattered-spill"));
-        let summary = write(&dir, &orders, |b| b.threads(threads).spill_budget(budget).spill_dir(&*spill)).unwrap();
+        let summary =
+            write(&dir, &orders, |b| b.threads(threads).limits(|l| l.spill_budget(budget).spill_dir(&*spill))).unwrap();
         let what = format!("{threads} threads, budget {budget}");
         assert_eq!((summary.rows, summary.files.len()), (10_000, 144), "{what}");
         let directories: BTreeSet<&Path> = summary.files.iter().filter_map(|f| f.parent()).collect();
@@ -69,9 +71,7 @@ fn a_spill_directory_that_cannot_be_written_stops_the_writer_and_names_it() {
     let mut writer = DatasetWriter::builder(&*dir)
         .partition_by(&f.shop)
         .partition_by(&f.day)
-        .max_open_files(8)
-        .spill_budget(1)
-        .spill_dir(&spill_dir)
+        .limits(|l| l.max_open_files(8).spill_budget(1).spill_dir(&spill_dir))
         .build()
         .unwrap();
     let error = orders.iter().find_map(|o| writer.write(o).err()).expect("a spill that fails");

@@ -239,8 +239,7 @@ fn every_request_of_a_dataset_write_failed_in_turn_leaves_whole_objects_and_no_o
             async move {
                 let mut w = DatasetWriter::builder("out")
                     .partition_by(&object)
-                    .max_rows_per_file(150)
-                    .max_open_files(2)
+                    .limits(|l| l.max_rows_per_file(150).max_open_files(2))
                     .writer_id("w")
                     .files(|b| b.dictionary(false).max_row_group_rows(50))
                     .build_in_store(store)?
