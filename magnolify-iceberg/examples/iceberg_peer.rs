@@ -14,12 +14,23 @@
 //! `second` appends records of the evolved type, reads every record back,
 //! and writes what pyiceberg must read (`clicks.expected.json`, and
 //! `clicks.filtered.json` and `clicks.shipped.json`, the ids filtered
-//! scans return, the second on an enum column). Each check's
+//! scans return, the second on an enum column). It then makes
+//! `web.clicks_deleted`: the table with a snapshot of position deletes
+//! (rows 0, 2 and 4 of one data file, committed as Spark's merge-on-read
+//! DELETE would), reads it, and writes the ids left
+//! (`clicks_deleted.json`) for pyiceberg to read the same. Each check's
 //! outcome goes into `rust_results.json`, which the peer check reports.
+
+// The tests' helpers: the position-delete snapshot committed by hand.
+#[allow(dead_code)]
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use common::deletes::Deletes;
 
 use chrono::{DateTime, TimeZone, Utc};
 use iceberg::io::LocalFsStorageFactory;
@@ -28,7 +39,7 @@ use iceberg_catalog_sql::{
     SqlCatalogBuilder, SQL_CATALOG_PROP_BIND_STYLE, SQL_CATALOG_PROP_URI, SQL_CATALOG_PROP_WAREHOUSE,
 };
 use magnolify_iceberg::{create_table, Partitioning, TableScan, TableWriter};
-use magnolify_parquet::ParquetType;
+use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder};
 use serde_json::{json, Value};
 
 /// `web.clicks` as it is created.
@@ -233,11 +244,51 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             std::fs::write(dir.join("clicks.expected.json"), serde_json::to_vec(&rows)?)?;
             std::fs::write(dir.join("clicks.filtered.json"), serde_json::to_vec(&filtered)?)?;
             std::fs::write(dir.join("clicks.shipped.json"), serde_json::to_vec(&shipped)?)?;
+            delete_rows(&catalog, &table, dir, &mut results).await?;
         }
         other => return Err(format!("unknown phase {other}").into()),
     }
     results.save();
     Ok(())
+}
+
+/// Makes `web.clicks_deleted`, `table` with rows 0, 2 and 4 of its first
+/// data file deleted by a position-delete file, reads it, and writes the
+/// ids left for pyiceberg (`clicks_deleted.json`).
+async fn delete_rows(
+    catalog: &impl Catalog,
+    table: &iceberg::table::Table,
+    dir: &Path,
+    results: &mut Results,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let files = TableScan::<ClickNow>::new(table).files().await?;
+    let data_file = &files[0];
+    // The ids at those rows, read from the data file itself.
+    let bytes = table.file_io().new_input(data_file)?.read().await?;
+    let in_file: Vec<i64> = ReaderBuilder::new(bytes)?
+        .build::<Id>(ReadOptions::default())?
+        .map(|r| r.map(|r| r.id))
+        .collect::<Result<_, _>>()?;
+    let gone = [in_file[0], in_file[2], in_file[4]];
+    let name = TableIdent::from_strs(["web", "clicks_deleted"])?;
+    let (deleted, _) =
+        common::deletes::with_delete(catalog, table, data_file, Deletes::Positions(vec![0, 2, 4]), &name).await;
+    let mut ids: Vec<i64> = TableScan::<ClickNow>::new(&deleted).collect().await?.iter().map(|c| c.id).collect();
+    ids.sort();
+    let wanted: Vec<i64> = (0..600).filter(|id| !gone.contains(id)).collect();
+    results.check(
+        "web.clicks_deleted read with its position deletes",
+        ids == wanted,
+        format!("{} ids, {gone:?} gone", ids.len()),
+    );
+    std::fs::write(dir.join("clicks_deleted.json"), serde_json::to_vec(&ids)?)?;
+    Ok(())
+}
+
+/// The id column of a data file of `web.clicks`.
+#[derive(ParquetType)]
+struct Id {
+    id: i64,
 }
 
 /// The table `py.<name>` pyiceberg wrote, and its rows as pyiceberg's

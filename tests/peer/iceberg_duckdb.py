@@ -11,7 +11,8 @@ The extension reads the table from its current metadata file (taken from
 the SQL catalog in DIR). The outcomes go to `duckdb_results.json`, which
 iceberg_peer.check reports: every row against `clicks.expected.json`, the
 column types, and filtered queries' ids against `clicks.filtered.json` and
-`clicks.shipped.json` (an enum column, filtered by a string).
+`clicks.shipped.json` (an enum column, filtered by a string); and
+`web.clicks_deleted` (position deletes) against `clicks_deleted.json`.
 """
 import json
 import os
@@ -71,6 +72,18 @@ def main(d):
     ids = [r[0] for r in con.execute(f"SELECT id FROM {scan} WHERE status = 'Shipped' ORDER BY id").fetchall()]
     results.append({"check": f"DuckDB {version}: web.clicks filtered on an enum column equals our scan",
                     "ok": ids == shipped, "detail": f"{len(ids)} ids" if ids == shipped else f"{ids} != {shipped}"})
+
+    # web.clicks_deleted: position deletes, which DuckDB applies too.
+    with sqlite3.connect(os.path.join(d, "catalog.db")) as catalog:
+        (deleted_location,) = catalog.execute(
+            "SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'web' AND table_name = 'clicks_deleted'"
+        ).fetchone()
+    with open(os.path.join(d, "clicks_deleted.json"), encoding="utf-8") as fh:
+        ours = json.load(fh)
+    ids = [r[0] for r in con.execute(f"SELECT id FROM iceberg_scan('{deleted_location}') ORDER BY id").fetchall()]
+    results.append({"check": f"DuckDB {version}: web.clicks_deleted (position deletes) reads the ids ours does",
+                    "ok": ids == ours,
+                    "detail": f"{len(ids)} ids" if ids == ours else f"{len(ids)} ids, ours {len(ours)}"})
     with open(os.path.join(d, "duckdb_results.json"), "w", encoding="utf-8") as fh:
         json.dump(results, fh)
 

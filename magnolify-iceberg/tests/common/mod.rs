@@ -1,5 +1,7 @@
 //! What the test files share.
 
+pub mod deletes;
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
