@@ -38,9 +38,9 @@ use crate::shred::{ColumnSink, WriteAt};
     note = "supported: integers (with i128, u128, usize and NonZero), floats, bool, char, strings, bytes, IP \
             addresses, Option, Vec and other sequences (VecDeque, sets, arrays), maps, Box, Arc, references, \
             Cow, derived structs and enums; chrono's dates and times and SystemTime, Uuid, rust_decimal's \
-            Decimal, BigDecimal, half's f16 and serde_json's Value with the magnolify-parquet features `chrono`, \
-            `uuid`, `decimal`, `bigdecimal`, `half` and `json` (enable the one for the type); convert other \
-            types with #[parquet(with = \"module\")]"
+            Decimal, BigDecimal, half's f16, serde_json's Value and VariantValue with the magnolify-parquet \
+            features `chrono`, `uuid`, `decimal`, `bigdecimal`, `half`, `json` and `variant` (enable the one for \
+            the type); convert other types with #[parquet(with = \"module\")]"
 )]
 pub trait ParquetSchema {
     /// Number of leaf columns the type occupies.
