@@ -35,11 +35,17 @@ def connect():
     return con
 
 
-def main(d):
+def metadata_location(d, table):
+    """The current metadata file of `web.<table>` in the SQL catalog."""
     with sqlite3.connect(os.path.join(d, "catalog.db")) as catalog:
         (location,) = catalog.execute(
-            "SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'web' AND table_name = 'clicks'"
+            "SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'web' AND table_name = ?", (table,)
         ).fetchone()
+    return location
+
+
+def main(d):
+    location = metadata_location(d, "clicks")
     with open(os.path.join(d, "clicks.expected.json"), encoding="utf-8") as fh:
         expected = json.load(fh)
     with open(os.path.join(d, "clicks.filtered.json"), encoding="utf-8") as fh:
@@ -74,10 +80,7 @@ def main(d):
                     "ok": ids == shipped, "detail": f"{len(ids)} ids" if ids == shipped else f"{ids} != {shipped}"})
 
     # web.clicks_deleted: position deletes, which DuckDB applies too.
-    with sqlite3.connect(os.path.join(d, "catalog.db")) as catalog:
-        (deleted_location,) = catalog.execute(
-            "SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'web' AND table_name = 'clicks_deleted'"
-        ).fetchone()
+    deleted_location = metadata_location(d, "clicks_deleted")
     with open(os.path.join(d, "clicks_deleted.json"), encoding="utf-8") as fh:
         ours = json.load(fh)
     ids = [r[0] for r in con.execute(f"SELECT id FROM iceberg_scan('{deleted_location}') ORDER BY id").fetchall()]
