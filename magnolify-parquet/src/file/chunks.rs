@@ -95,7 +95,7 @@ impl<W: Write + Send> FileChunks<W> {
     /// Writes the footer and hands back the sink.
     pub(crate) fn finish(&mut self) -> Result<(ParquetMetaData, W)> {
         let meta = self.file.finish().map_err(|e| Error::parquet(Location::footer(), e))?;
-        let sink = self.file.inner_mut().0.take().ok_or(Error::WriterState { source: None })?;
+        let sink = self.file.inner_mut().take().ok_or(Error::WriterState { source: None })?;
         Ok((meta, sink))
     }
 }
@@ -126,23 +126,52 @@ impl<W: Write + Send> ChunkSink for FileChunks<W> {
 }
 
 /// The caller's sink, taken back out of the file writer once the footer is
-/// written (the `parquet` crate only hands it back by writing the footer again).
-pub(crate) struct Sink<W>(pub(crate) Option<W>);
+/// written (the `parquet` crate only hands it back by writing the footer
+/// again). The file's leading magic is held back until more bytes follow
+/// (a row group, or the footer at `close`): a writer dropped before either
+/// leaves its sink empty, not a 4-byte file that reads as damaged.
+pub(crate) struct Sink<W> {
+    inner: Option<W>,
+    /// The leading bytes held back; `None` once written.
+    head: Option<Vec<u8>>,
+}
+
+/// The bytes held back: the leading `PAR1`.
+const HELD: usize = 4;
+
+impl<W: Write> Sink<W> {
+    pub(crate) fn new(inner: W) -> Self {
+        Sink { inner: Some(inner), head: Some(Vec::with_capacity(HELD)) }
+    }
+
+    /// The caller's sink, once the file is written.
+    pub(crate) fn take(&mut self) -> Option<W> {
+        self.inner.take()
+    }
+
+    fn inner(&mut self) -> io::Result<&mut W> {
+        self.inner.as_mut().ok_or_else(|| io::Error::other("the sink was taken"))
+    }
+}
 
 impl<W: Write> Write for Sink<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.0 {
-            Some(w) => w.write(buf),
-            None => Err(io::Error::other("the sink was taken")),
+        if let Some(head) = &mut self.head {
+            if head.len() < HELD {
+                let taken = (HELD - head.len()).min(buf.len());
+                head.extend_from_slice(&buf[..taken]);
+                return Ok(taken);
+            }
+            // Bytes after the head: the head goes first.
+            let head = std::mem::take(head);
+            self.inner()?.write_all(&head)?;
+            self.head = None;
         }
+        self.inner()?.write(buf)
     }
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match &mut self.0 {
-            Some(w) => w.write_all(buf),
-            None => Err(io::Error::other("the sink was taken")),
-        }
-    }
+
     fn flush(&mut self) -> io::Result<()> {
-        self.0.as_mut().map_or(Ok(()), Write::flush)
+        // A flush alone does not write the head.
+        self.inner.as_mut().map_or(Ok(()), Write::flush)
     }
 }

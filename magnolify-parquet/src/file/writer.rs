@@ -30,8 +30,9 @@ use crate::write::RecordWriter;
 /// forgotten `close` from an early return on an error, and the final name
 /// only ever holds a file the program finished. A
 /// [`create`](ParquetWriter::create) writer then leaves no file under its
-/// name (an older file there untouched), a plain sink keeps the bytes
-/// written so far with no footer; and unless the thread is panicking, the
+/// name (an older file there untouched), a plain sink keeps the row groups
+/// written so far with no footer (nothing at all before the first: the
+/// leading magic waits for what follows it); and unless the thread is panicking, the
 /// drop prints to stderr the file and the number of records it discarded.
 /// [`discard`](Self::discard) drops them on purpose, without that line. If writing a
 /// record fails (a value the schema cannot hold), that record is left out
@@ -131,7 +132,7 @@ impl<T, W: Write + Send, C: RecordWrite> ParquetWriter<T, W, C> {
         all.extend(props.key_value_metadata().into_iter().flatten().cloned());
         all.extend(key_values);
         let props = Arc::new(props.into_builder().set_key_value_metadata((!all.is_empty()).then_some(all)).build());
-        let file = SerializedFileWriter::new(Sink(Some(sink)), schema, props.clone())?;
+        let file = SerializedFileWriter::new(Sink::new(sink), schema, props.clone())?;
         let inner = RecordWriter::new(converter, props, batch, FileChunks::new(file, page_checksums))?
             .omitting(&omitted)?
             .threads(threads)?;

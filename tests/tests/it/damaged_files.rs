@@ -1129,7 +1129,33 @@ fn a_file_cut_short_says_it_may_be() {
     let half = file.slice(..file.len() / 2);
     let err = ReaderBuilder::new(half).map(drop).unwrap_err().to_string();
     assert!(err.contains("does not end with the Parquet magic") && err.contains("cut short"), "{err}");
-    // What a writer dropped before `close()` leaves: the leading magic.
+    // What another writer dropped before `close()` leaves: the leading magic.
     let err = ReaderBuilder::new(Bytes::from_static(b"PAR1")).map(drop).unwrap_err().to_string();
     assert!(err.contains("4 bytes") && err.contains("never closed"), "{err}");
+}
+
+/// This library's writer holds the leading magic back until a row group or
+/// the footer follows: dropped before either, it leaves its sink empty (a
+/// 4-byte file before); after a row group, the bytes written are those of
+/// a file cut short; closed without a record, a whole file.
+#[test]
+fn a_writer_dropped_before_its_first_row_group_leaves_its_sink_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dropped.parquet");
+    let mut w = magnolify_parquet::ParquetWriter::<Event, _>::new(std::fs::File::create(&path).unwrap()).unwrap();
+    w.write_all(&events(10)).unwrap();
+    drop(w);
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+
+    let mut w = magnolify_parquet::ParquetWriter::<Event, _>::new(std::fs::File::create(&path).unwrap()).unwrap();
+    w.write_all(&events(10)).unwrap();
+    w.flush().unwrap();
+    let row_group = w.bytes_written();
+    drop(w);
+    let written = std::fs::read(&path).unwrap();
+    assert_eq!((written.len() as u64, &written[..4]), (row_group, &b"PAR1"[..]));
+
+    let empty = magnolify_parquet::ParquetWriter::<Event, _>::new(Vec::new()).unwrap().into_inner().unwrap();
+    let builder = ReaderBuilder::new(Bytes::from(empty)).unwrap();
+    assert_eq!(builder.metadata().num_row_groups(), 0);
 }
