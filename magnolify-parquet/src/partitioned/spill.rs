@@ -36,6 +36,9 @@ static RUNS: AtomicU64 = AtomicU64::new(0);
 struct Held {
     full: Vec<ColumnSink>,
     filling: ColumnSink,
+    /// `filling`'s allocated bytes, as last counted (so that a record
+    /// measures the buffers once, after it is shredded).
+    counted: usize,
 }
 
 impl Held {
@@ -154,21 +157,22 @@ impl<K: Hash + Eq + Clone, T: OwnedRecord> Spill<K, T> {
                 let key = key.to_owned();
                 self.index.insert(key.clone(), self.keys.len());
                 self.keys.push(key);
-                self.memory.push(Held { full: Vec::new(), filling: ColumnSink::new(&self.schema) });
+                self.memory.push(Held { full: Vec::new(), filling: ColumnSink::new(&self.schema), counted: 0 });
                 self.keys.len() - 1
             }
         };
         let held = &mut self.memory[i];
-        let before = held.filling.allocated_bytes();
         let converter = Derived::<T>::new();
         held.filling.record(|sink| converter.write(record, sink))?;
         // What the buffers have grown by (a record that fits in the room
         // they have costs nothing more; one that makes them grow, the room).
         let after = held.filling.allocated_bytes();
-        self.bytes += after.saturating_sub(before) as u64;
+        self.bytes += after.saturating_sub(held.counted) as u64;
+        held.counted = after;
         if held.filling.raw_bytes() >= CHUNK_BYTES {
             let full = std::mem::replace(&mut held.filling, ColumnSink::new(&self.schema));
             held.full.push(full);
+            held.counted = 0;
         }
         if self.bytes > self.budget {
             self.spill()?;
@@ -214,6 +218,7 @@ impl<K: Hash + Eq + Clone, T: OwnedRecord> Spill<K, T> {
             // Freed: what is held from now on is counted from nothing.
             held.full.clear();
             held.filling = ColumnSink::new(&self.schema);
+            held.counted = 0;
             run.segments.push_back((i, records));
         }
         self.bytes = 0;
