@@ -1,15 +1,26 @@
-//! Position deletes: the rows each data file of a scan loses, read from
-//! the position-delete files iceberg-rust's planning pairs with it (Parquet
-//! files of `file_path` and `pos`, as format v2 writes them). Equality
-//! deletes and deletion vectors are refused, never passed over.
+//! Delete files: the rows each data file of a scan loses. Position deletes
+//! (Parquet files of `file_path` and `pos`, as format v2 writes them) name
+//! them; equality deletes name values, and a data file's rows with those
+//! values are found by reading its equality columns. Either way the data
+//! file's reader leaves the rows out by position (`ReadOptions::skip_rows`),
+//! so that they count as skipped and survive row-group and page pruning.
+//! Which delete files apply to a data file is iceberg-rust's planning (a
+//! position delete of the same or a later sequence number, an equality
+//! delete of a later one, each in the data file's partition or, for an
+//! equality delete, of an unpartitioned spec); the tests check it against
+//! the spec's rules. Deletion vectors (format v3) are refused, never passed
+//! over.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use iceberg::io::FileIO;
-use iceberg::scan::FileScanTask;
+use iceberg::scan::{FileScanTask, FileScanTaskDeleteFile};
 use iceberg::spec::DataContentType;
+use magnolify_parquet::store::{RangedSource, StoreReaderBuilder};
 use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder};
 
+use crate::equality::{Key, KeyColumns};
 use crate::error::{Error, Result};
 
 /// A row of a position-delete file (the spec's reserved field ids).
@@ -21,54 +32,73 @@ struct PositionDelete {
     pos: i64,
 }
 
-/// The positions deleted in each data file of `tasks` that has delete
-/// files: each position-delete file read once, and of its rows those of
-/// the data files whose tasks name it.
-pub(crate) async fn deleted_positions(
-    io: &FileIO,
-    table: &str,
-    tasks: &[FileScanTask],
-) -> Result<HashMap<String, Vec<u64>>> {
-    let mut read: HashMap<&str, HashMap<String, Vec<u64>>> = HashMap::new();
-    let mut out: HashMap<String, Vec<u64>> = HashMap::new();
+/// The rows of a scan's data files that delete files delete.
+#[derive(Default)]
+pub(crate) struct Deletes {
+    /// The positions position deletes delete in each data file that has any.
+    pub(crate) positions: HashMap<String, Vec<u64>>,
+    /// The equality deletes that apply to each data file that has any.
+    pub(crate) equality: HashMap<String, Vec<Arc<EqualityDelete>>>,
+}
+
+/// An equality-delete file's rows: the keys of the columns `ids`.
+pub(crate) struct EqualityDelete {
+    ids: Vec<i32>,
+    rows: HashSet<Vec<Key>>,
+}
+
+/// The delete files of `tasks` that this library does not apply: an error
+/// naming the first, before anything is read.
+pub(crate) fn refuse_unapplied(table: &str, tasks: &[FileScanTask]) -> Result<()> {
     for task in tasks {
         for delete in &task.deletes {
+            let path = &delete.file_path;
+            let what = match delete.file_type {
+                DataContentType::PositionDeletes if path.ends_with(".puffin") => "a deletion vector (format v3)",
+                DataContentType::Data => "a data file listed as a delete file",
+                DataContentType::PositionDeletes | DataContentType::EqualityDeletes => continue,
+            };
+            return Err(Error::table(
+                table,
+                format!(
+                    "data file `{}` has {what} in `{path}`, which this library does not apply yet (it applies \
+                     position and equality deletes): compact the table (rewrite its data files) before reading \
+                     it here",
+                    task.data_file_path
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The deletes of `tasks`' data files: each delete file read once, and of a
+/// position-delete file's rows those of the data files whose tasks name it.
+pub(crate) async fn read_deletes(io: &FileIO, table: &str, tasks: &[FileScanTask]) -> Result<Deletes> {
+    refuse_unapplied(table, tasks)?;
+    let mut positions: HashMap<&str, HashMap<String, Vec<u64>>> = HashMap::new();
+    let mut equalities: HashMap<&str, Arc<EqualityDelete>> = HashMap::new();
+    let mut out = Deletes::default();
+    for task in tasks {
+        let data_file = &task.data_file_path;
+        for delete in &task.deletes {
             let path = delete.file_path.as_str();
-            refuse_unapplied(table, &task.data_file_path, path, delete.file_type, delete.equality_ids.as_deref())?;
-            if !read.contains_key(path) {
-                read.insert(path, positions_by_file(io, path).await?);
+            if delete.file_type == DataContentType::EqualityDeletes {
+                if !equalities.contains_key(path) {
+                    equalities.insert(path, Arc::new(equality_delete(io, delete).await?));
+                }
+                out.equality.entry(data_file.clone()).or_default().push(equalities[path].clone());
+                continue;
             }
-            if let Some(positions) = read[path].get(&task.data_file_path) {
-                out.entry(task.data_file_path.clone()).or_default().extend(positions);
+            if !positions.contains_key(path) {
+                positions.insert(path, positions_by_file(io, path).await?);
+            }
+            if let Some(deleted) = positions[path].get(data_file) {
+                out.positions.entry(data_file.clone()).or_default().extend(deleted);
             }
         }
     }
     Ok(out)
-}
-
-/// An error for a delete file this library does not apply.
-fn refuse_unapplied(
-    table: &str,
-    data_file: &str,
-    delete_file: &str,
-    kind: DataContentType,
-    equality_ids: Option<&[i32]>,
-) -> Result<()> {
-    let what = match kind {
-        DataContentType::PositionDeletes if delete_file.ends_with(".puffin") => {
-            "a deletion vector (format v3)".to_owned()
-        }
-        DataContentType::PositionDeletes => return Ok(()),
-        DataContentType::EqualityDeletes => format!("equality deletes on field ids {:?}", equality_ids.unwrap_or(&[])),
-        DataContentType::Data => "a data file listed as a delete file".to_owned(),
-    };
-    Err(Error::table(
-        table,
-        format!(
-            "data file `{data_file}` has {what} in `{delete_file}`, which this library does not apply yet (it \
-             applies position deletes): compact the table (rewrite its data files) before reading it here"
-        ),
-    ))
 }
 
 /// The rows of the position-delete file at `path`, by data file.
@@ -88,4 +118,57 @@ async fn positions_by_file(io: &FileIO, path: &str) -> Result<HashMap<String, Ve
         out.entry(row.file_path).or_default().push(pos);
     }
     Ok(out)
+}
+
+/// The rows of an equality-delete file, by the ids its manifest entry names.
+async fn equality_delete(io: &FileIO, delete: &FileScanTaskDeleteFile) -> Result<EqualityDelete> {
+    let path = delete.file_path.as_str();
+    let in_file = |source: magnolify_parquet::Error| Error::DataFile { path: path.to_owned(), source };
+    let ids = delete.equality_ids.clone().unwrap_or_default();
+    if ids.is_empty() {
+        let message = "an equality-delete file whose manifest entry names no equality ids: it would delete every row";
+        return Err(in_file(magnolify_parquet::Error::argument(message)));
+    }
+    let bytes = io.new_input(path)?.read().await?;
+    let keys = KeyColumns { ids: ids.clone().into(), mapping: Default::default(), defaults: None };
+    let reader = ReaderBuilder::new(bytes).and_then(|b| b.build_with(keys, ReadOptions::default().threads(1)));
+    let rows = reader.map_err(in_file)?.collect::<magnolify_parquet::Result<_>>().map_err(in_file)?;
+    Ok(EqualityDelete { ids, rows })
+}
+
+/// The positions of the rows of the data file `source` whose keys one of
+/// `deletes` holds: its equality columns read once (the union of the
+/// deletes' ids), through `keys` (the table's name mapping and defaults).
+pub(crate) async fn equal_positions(
+    source: Arc<dyn RangedSource>,
+    keys: &KeyColumns,
+    deletes: &[Arc<EqualityDelete>],
+) -> magnolify_parquet::Result<Vec<u64>> {
+    let mut ids: Vec<i32> = deletes.iter().flat_map(|d| d.ids.iter().copied()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    // Each delete's columns among the union's, in the delete's order.
+    let index = |id: &i32| ids.binary_search(id).unwrap_or_default();
+    let projections: Vec<Vec<usize>> = deletes.iter().map(|d| d.ids.iter().map(index).collect()).collect();
+    let keys = KeyColumns { ids: ids.clone().into(), ..keys.clone() };
+    let mut rows = StoreReaderBuilder::open_source(source).await?.build_with(keys, ReadOptions::default()).await?;
+    let mut deleted = Vec::new();
+    let mut position = 0u64;
+    let mut key = Vec::new();
+    while let Some(row) = futures::StreamExt::next(&mut rows).await {
+        let row = row?;
+        let hit = deletes.iter().zip(&projections).any(|(delete, projection)| {
+            if projection.len() == ids.len() && projection.iter().enumerate().all(|(i, &j)| i == j) {
+                return delete.rows.contains(&row);
+            }
+            key.clear();
+            key.extend(projection.iter().map(|&i| row[i].clone()));
+            delete.rows.contains(&key)
+        });
+        if hit {
+            deleted.push(position);
+        }
+        position += 1;
+    }
+    Ok(deleted)
 }

@@ -6,19 +6,21 @@
 //! Memory is bound by the files read at once, their windows and channels,
 //! never by a file's or the table's size.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use futures::stream::{self, BoxStream, StreamExt};
 use iceberg::io::FileIO;
 use iceberg::scan::FileScanTask;
 use magnolify_parquet::filter::{FilterCounts, Predicate};
-use magnolify_parquet::store::StoreReaderBuilder;
+use magnolify_parquet::store::{RangedSource, StoreReaderBuilder};
 use magnolify_parquet::{OwnedRecord, ReadOptions};
 use tokio::sync::mpsc;
 
 use crate::columns::TableColumns;
 use crate::data_source::DataFileSource;
+use crate::defaults::Defaults;
+use crate::deletes::{equal_positions, Deletes, EqualityDelete};
+use crate::equality::KeyColumns;
 use crate::error::{Error, Result};
 
 /// Records a file's reader sends the stream at once.
@@ -40,9 +42,13 @@ pub(crate) const WINDOW_BYTES: u64 = 128 << 20;
 pub(crate) struct Files<T> {
     pub(crate) io: FileIO,
     pub(crate) columns: TableColumns<T>,
+    /// `T`'s fields with initial defaults, for files that lack them.
+    pub(crate) defaults: Defaults,
     pub(crate) filter: Option<Predicate<T>>,
-    /// The positions deleted in each data file that has position deletes.
-    pub(crate) deleted: HashMap<String, Vec<u64>>,
+    /// The rows delete files delete in each data file.
+    pub(crate) deletes: Deletes,
+    /// The converter of a data file's equality columns.
+    pub(crate) keys: KeyColumns,
     pub(crate) threads: usize,
     /// What the files' readers read and skipped, added as each ends.
     pub(crate) counts: Arc<Mutex<FilterCounts>>,
@@ -52,18 +58,21 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
     /// The records of `tasks`' files in batches, in order; the stream ends
     /// after its first error. Dropping it stops the readers.
     pub(crate) fn batches(self, tasks: Vec<FileScanTask>) -> BoxStream<'static, Result<Vec<T>>> {
-        let Files { io, columns, filter, mut deleted, threads, counts } = self;
-        let shared = Arc::new((io, columns, filter, counts));
+        let Files { io, columns, defaults, filter, mut deletes, keys, threads, counts } = self;
+        let shared = Arc::new((io, (columns, defaults), filter, keys, counts));
         let files = stream::iter(tasks).map(move |task| {
-            let deleted = deleted.remove(&task.data_file_path).unwrap_or_default();
+            let path = &task.data_file_path;
+            let positions = deletes.positions.remove(path).unwrap_or_default();
+            let equality = deletes.equality.remove(path).unwrap_or_default();
             let (sender, receiver) = mpsc::channel(BATCHES_AHEAD);
             let (shared, runtime) = (shared.clone(), tokio::runtime::Handle::current());
             // On a blocking thread of its own, so that files decode in
             // parallel on any runtime (a current-thread one too); its
             // fetches still go through the runtime's drivers.
             tokio::task::spawn_blocking(move || {
-                let (io, columns, filter, counts) = &*shared;
+                let (io, columns, filter, keys, counts) = &*shared;
                 runtime.block_on(async {
+                    let deleted = Deleted { positions, equality, keys };
                     let read = read_file(task, io, columns.clone(), filter.as_ref(), deleted, &sender).await;
                     let read = read.map(|read| *counts.lock().unwrap_or_else(PoisonError::into_inner) += read);
                     if let Err(e) = read {
@@ -90,23 +99,35 @@ impl<T: OwnedRecord + Send + 'static> Files<T> {
     }
 }
 
+/// The rows of one data file that delete files delete.
+struct Deleted<'a> {
+    positions: Vec<u64>,
+    equality: Vec<Arc<EqualityDelete>>,
+    keys: &'a KeyColumns,
+}
+
 /// Reads the data file of `task` and sends its records (those `filter`
-/// accepts, but those at the `deleted` positions) in batches; returns
+/// accepts, but those `deleted` deletes) in batches; returns
 /// early, with no error, when the stream is dropped. Returns what the
 /// reader read and skipped.
 async fn read_file<T: OwnedRecord + Send + 'static>(
     task: FileScanTask,
     io: &FileIO,
-    columns: TableColumns<T>,
+    (columns, defaults): (TableColumns<T>, Defaults),
     filter: Option<&Predicate<T>>,
-    deleted: Vec<u64>,
+    deleted: Deleted<'_>,
     sender: &mpsc::Sender<Result<Vec<T>>>,
 ) -> Result<FilterCounts> {
     let path = task.data_file_path;
     let opened = DataFileSource::open(io, &path, task.file_size_in_bytes).await;
     let located = |e: iceberg::Error| Error::DataFile { path: path.clone(), source: std::io::Error::other(e).into() };
-    let source = opened.map_err(located)?;
-    let builder = StoreReaderBuilder::open_source(Arc::new(source)).await?.window_bytes(WINDOW_BYTES);
+    let source: Arc<dyn RangedSource> = Arc::new(opened.map_err(located)?);
+    let mut positions = deleted.positions;
+    if !deleted.equality.is_empty() {
+        let equal = equal_positions(source.clone(), deleted.keys, &deleted.equality).await;
+        positions.extend(equal.map_err(|source| Error::DataFile { path: path.clone(), source })?);
+    }
+    let builder = StoreReaderBuilder::open_source(source).await?.window_bytes(WINDOW_BYTES);
     // The library's reader prunes by the file's column names: a file whose
     // columns were renamed since (or are named by the table's name mapping)
     // gets the predicate on the names it has for the fields' ids, or on
@@ -114,6 +135,11 @@ async fn read_file<T: OwnedRecord + Send + 'static>(
     let schema = builder.metadata().file_metadata().schema_descr_ptr();
     let renamed = columns.for_file(&schema).map_err(|source| Error::DataFile { path: path.clone(), source })?;
     let (columns, same_names) = renamed;
+    let missing = defaults.missing_from(&columns).map_err(|source| Error::DataFile { path: path.clone(), source })?;
+    let builder = match missing.is_empty() {
+        true => builder,
+        false => builder.constant_columns(missing)?,
+    };
     let pushed = match (filter, same_names) {
         (Some(filter), true) => Some(filter.clone()),
         (Some(filter), false) => filter.on_columns(|field| columns.file_path(field)),
@@ -121,9 +147,9 @@ async fn read_file<T: OwnedRecord + Send + 'static>(
     };
     let test_each = filter.filter(|_| pushed.is_none());
     let options = pushed.map_or_else(ReadOptions::default, |pushed| ReadOptions::default().filter(pushed));
-    let options = match deleted.is_empty() {
+    let options = match positions.is_empty() {
         true => options,
-        false => options.skip_rows(deleted),
+        false => options.skip_rows(positions),
     };
     let mut reader = builder.build_with(columns, options).await?;
     let mut batch = Vec::with_capacity(BATCH);

@@ -1,7 +1,6 @@
 //! Reading a table's snapshot into records: iceberg-rust plans the data
 //! files, this library reads each.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use futures::stream::{self, BoxStream};
@@ -14,7 +13,9 @@ use magnolify_parquet::parquet::schema::types::TypePtr;
 use magnolify_parquet::OwnedRecord;
 
 use crate::columns::TableColumns;
-use crate::deletes::deleted_positions;
+use crate::defaults::Defaults;
+use crate::deletes::{read_deletes, refuse_unapplied};
+use crate::equality::KeyColumns;
 use crate::error::{Error, Result};
 use crate::expression::expression;
 use crate::field_ids::with_snapshot_ids;
@@ -24,20 +25,23 @@ use crate::scan_stream::ScanStream;
 
 /// A read of a table's snapshot into records of `T`.
 ///
-/// A snapshot reads with the schema it was written with, as Iceberg's
-/// spec says. Columns are matched by field id: a field's own `field_id`,
-/// or the id of the column of its name in the snapshot's schema (else of
-/// the name the table's name mapping or its schema now gives it, when the
-/// snapshot has that id). A column renamed in the table reads into the
-/// field that has its id; a column added after a file was written reads as
-/// `None` (or the field's default) from it, and a field the snapshot lacks
-/// reads so from every file (a required field without a default is then an
-/// error naming it). Data files
+/// A snapshot named by id or time reads with the schema it was written
+/// with, as Iceberg's spec says; the current snapshot reads with the
+/// table's current schema (as pyiceberg and Spark read a table). Columns
+/// are matched by field id: a field's own `field_id`, or the id of the
+/// column of its name in that schema (else of the name the table's name
+/// mapping or its schema now gives it, when the schema has that id). A
+/// column renamed in the table reads into the field that has its id; a
+/// column added after a file was written reads from it as its
+/// `initial-default` (format v3; top-level fields), else as `None` (or the
+/// field's `#[parquet(default)]`), and a field the schema lacks reads so
+/// from every file (a required field without a default is then an error
+/// naming it). Data files
 /// come in the order iceberg-rust plans them, each file's records in
-/// order. Position deletes are applied: the rows they name are not read
-/// (pages of them not decoded). A data file with equality deletes or a
-/// deletion vector is refused (they are not applied yet), never read as if
-/// they were not there.
+/// order. Position and equality deletes are applied: the rows they delete
+/// are not read (pages of them not decoded) and count as skipped. A data
+/// file with a deletion vector (format v3) is refused (they are not applied
+/// yet), never read as if it were not there.
 ///
 /// See the crate docs for an example.
 pub struct TableScan<T> {
@@ -102,60 +106,76 @@ impl<T: OwnedRecord> TableScan<T> {
 
     /// The data files read, in order: those of the snapshot that
     /// iceberg-rust's planning keeps, given the filter (as an Iceberg
-    /// expression: its partitions and each file's column bounds).
+    /// expression: its partitions and each file's column bounds). Delete
+    /// files are not read; a data file with deletes the scan would refuse
+    /// is refused here too.
     pub async fn files(&self) -> Result<Vec<String>> {
-        let (_, tasks, _) = self.planned().await?;
-        Ok(tasks.into_iter().map(|task| task.data_file_path).collect())
+        let planned = self.planned().await?;
+        Ok(planned.tasks.into_iter().map(|task| task.data_file_path).collect())
     }
 
-    /// `T`'s columns in the snapshot read, its data files to read and the
-    /// positions deleted in them: the snapshot resolved once, its schema,
-    /// then the plan.
-    async fn planned(&self) -> Result<(TableColumns<T>, Vec<FileScanTask>, HashMap<String, Vec<u64>>)> {
+    /// The snapshot resolved once, its schema, `T`'s columns in it and the
+    /// plan.
+    async fn planned(&self) -> Result<Planned<T>> {
         let snapshot = self.snapshot()?;
         let schema = self.schema(snapshot)?;
-        let columns = self.columns(&schema)?;
+        let (columns, mapping) = self.columns(&schema)?;
         let tasks = match snapshot {
-            Some(snapshot) => self.plan(snapshot, columns.message(), &schema).await?,
+            Some(snapshot) => self.plan(snapshot, columns.message()).await?,
             None => Vec::new(),
         };
-        let name = self.table.identifier().to_string();
-        let deleted = deleted_positions(self.table.file_io(), &name, &tasks).await?;
-        Ok((columns, tasks, deleted))
+        refuse_unapplied(&self.table.identifier().to_string(), &tasks)?;
+        let defaults = Defaults::of(columns.message(), &schema)?;
+        let keys = KeyColumns { ids: Arc::new([]), mapping, defaults: Some(schema) };
+        Ok(Planned { columns, tasks, defaults, keys })
     }
 
-    /// The schema of `snapshot` (the table's current schema for a table
-    /// without snapshots, or a snapshot that names none).
+    /// The schema a scan of `snapshot` reads with: the snapshot's own when
+    /// the scan names it (by id or time), the table's current schema when
+    /// it reads the current snapshot (as pyiceberg and Spark do: columns
+    /// added since the last commit read as their defaults), or a snapshot
+    /// that names none.
     fn schema(&self, snapshot: Option<i64>) -> Result<SchemaRef> {
         let metadata = self.table.metadata();
-        let snapshot = snapshot.and_then(|id| metadata.snapshot_by_id(id));
-        match snapshot.filter(|s| s.schema_id().is_some()) {
-            Some(snapshot) => Ok(snapshot.schema(metadata)?),
+        let named = self.snapshot.is_some() || self.as_of.is_some();
+        match snapshot.filter(|_| named) {
+            Some(snapshot) => self.schema_of(snapshot),
             None => Ok(metadata.current_schema().clone()),
+        }
+    }
+
+    /// The schema `snapshot` was written with.
+    fn schema_of(&self, snapshot: i64) -> Result<SchemaRef> {
+        let metadata = self.table.metadata();
+        match metadata.snapshot_by_id(snapshot) {
+            Some(snapshot) if snapshot.schema_id().is_some() => Ok(snapshot.schema(metadata)?),
+            _ => Ok(metadata.current_schema().clone()),
         }
     }
 
     /// `T`'s columns with the field ids of the snapshot's schema (fields it
     /// lacks have none, and read as missing) and the table's name mapping.
-    fn columns(&self, schema: &Schema) -> Result<TableColumns<T>> {
+    fn columns(&self, schema: &Schema) -> Result<(TableColumns<T>, Mapping)> {
         let metadata = self.table.metadata();
         let mapping = Mapping::of(metadata, &self.table.identifier().to_string())?;
         let message = with_snapshot_ids(&*T::message()?, schema, metadata.current_schema(), &mapping)?;
-        Ok(TableColumns::new(message, mapping))
+        Ok((TableColumns::new(message, mapping.clone()), mapping))
     }
 
     /// The data files of `snapshot` that iceberg-rust's planning keeps.
-    async fn plan(&self, snapshot: i64, message: &TypePtr, schema: &Schema) -> Result<Vec<FileScanTask>> {
+    async fn plan(&self, snapshot: i64, message: &TypePtr) -> Result<Vec<FileScanTask>> {
         let mut scan = self.table.scan().snapshot_id(snapshot).select_all();
         if let Some(filter) = &self.filter {
-            // iceberg-rust binds the filter to the snapshot's schema: the
-            // expression names its columns as they were then (by id), and a
-            // column added since is no condition there.
+            // iceberg-rust binds the filter to the snapshot's own schema
+            // (whatever schema the records read with): the expression names
+            // its columns as they were then (by id), and a column added
+            // since is no condition there.
+            let schema = self.schema_of(snapshot)?;
             let specs = self.table.metadata().partition_specs_iter();
             let truncates =
                 specs.flat_map(|spec| spec.fields()).filter(|f| matches!(f.transform, Transform::Truncate(_)));
             let truncated: Vec<i32> = truncates.map(|f| f.source_id).collect();
-            scan = scan.with_filter(expression(filter, message, schema, &truncated));
+            scan = scan.with_filter(expression(filter, message, &schema, &truncated));
         }
         let scan = scan.build()?;
         let tasks: Vec<FileScanTask> = scan.plan_files().await?.try_collect().await?;
@@ -222,13 +242,24 @@ impl<T: OwnedRecord> TableScan<T> {
         T: Send + 'static,
     {
         let planned = async move {
-            let (columns, tasks, deleted) = self.planned().await?;
+            let Planned { columns, tasks, defaults, keys } = self.planned().await?;
             let io = self.table.file_io().clone();
-            let files = Files { io, columns, filter: self.filter, deleted, threads: self.threads, counts };
+            let deletes = read_deletes(&io, &self.table.identifier().to_string(), &tasks).await?;
+            let (filter, threads) = (self.filter, self.threads);
+            let files = Files { io, columns, defaults, filter, deletes, keys, threads, counts };
             Ok::<_, Error>(files.batches(tasks))
         };
         stream::once(planned).try_flatten().boxed()
     }
+}
+
+/// What a scan reads, planned.
+struct Planned<T> {
+    columns: TableColumns<T>,
+    tasks: Vec<FileScanTask>,
+    defaults: Defaults,
+    /// The equality columns' converter, with the snapshot's defaults.
+    keys: KeyColumns,
 }
 
 impl<T> std::fmt::Debug for TableScan<T> {

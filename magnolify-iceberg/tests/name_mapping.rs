@@ -7,6 +7,7 @@ mod common;
 
 use std::collections::HashMap;
 
+use common::deletes::{with_delete, Deletes};
 use iceberg::spec::{
     DataContentType, DataFileBuilder, DataFileFormat, NestedField, PrimitiveType, Schema, Struct, TableMetadataBuilder,
     Type,
@@ -162,4 +163,22 @@ async fn files_without_ids_and_types_with_old_names_meet_a_renamed_column_throug
     let mut as_legacy = TableScan::<Legacy>::new(&mapped).collect().await.unwrap();
     as_legacy.sort_by_key(|r| r.id);
     assert_eq!(as_legacy, legacy(0..15));
+
+    // An equality delete on the renamed column (by its id) finds it in the
+    // file without ids through the mapping, and in the new file by id.
+    let files = TableScan::<Now>::new(&mapped).files().await.unwrap();
+    let rows = [ByPath { path: "/p3".to_owned() }, ByPath { path: "/p12".to_owned() }];
+    let name = TableIdent::from_strs(["n", "mapped_deleted"]).unwrap();
+    let (deleted, _) = with_delete(&catalog, &mapped, &files[0], Deletes::equality(&[2], &rows), &name).await;
+    let mut read = TableScan::<Now>::new(&deleted).collect().await.unwrap();
+    read.sort_by_key(|r| r.id);
+    let kept: Vec<Legacy> = legacy(0..15).into_iter().filter(|r| r.id != 3 && r.id != 12).collect();
+    assert_eq!(read, now(&kept));
+}
+
+/// A row of an equality-delete file on `path` (field id 2).
+#[derive(ParquetType)]
+struct ByPath {
+    #[parquet(field_id = 2)]
+    path: String,
 }

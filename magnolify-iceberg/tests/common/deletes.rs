@@ -8,12 +8,12 @@
 use std::collections::HashMap;
 
 use iceberg::spec::{
-    DataContentType, DataFileBuilder, DataFileFormat, ManifestListWriter, ManifestWriterBuilder, Operation, Snapshot,
-    Summary, TableMetadataBuilder,
+    DataContentType, DataFileBuilder, DataFileFormat, FormatVersion, ManifestListWriter, ManifestWriterBuilder,
+    Operation, Snapshot, Summary, TableMetadataBuilder,
 };
 use iceberg::table::Table;
 use iceberg::{Catalog, TableIdent};
-use magnolify_parquet::{ParquetType, ParquetWriter};
+use magnolify_parquet::{OwnedRecord, ParquetType, ParquetWriter};
 
 /// A row of a position-delete file, with the ids the Iceberg spec reserves.
 #[derive(ParquetType)]
@@ -24,18 +24,23 @@ struct PositionDelete {
     pos: i64,
 }
 
-/// A row of an equality-delete file on `id` (field id 1).
-#[derive(ParquetType)]
-struct ById {
-    id: i64,
-}
-
 /// What a delete file deletes.
 pub enum Deletes {
     /// These rows of the data file.
     Positions(Vec<i64>),
-    /// The records with this id.
-    Id(i64),
+    /// The records whose columns `ids` equal a row of `file` (an
+    /// equality-delete file of `rows` rows).
+    Equality { ids: Vec<i32>, file: Vec<u8>, rows: usize },
+}
+
+impl Deletes {
+    /// An equality-delete file on the columns `ids`, of `rows` (a type
+    /// whose fields carry those ids, as the spec asks of delete files).
+    pub fn equality<D: OwnedRecord>(ids: &[i32], rows: &[D]) -> Deletes {
+        let mut writer = ParquetWriter::<D, _>::new(Vec::new()).unwrap();
+        writer.write_all(rows).unwrap();
+        Deletes::Equality { ids: ids.to_vec(), file: writer.into_inner().unwrap(), rows: rows.len() }
+    }
 }
 
 /// `table` with a snapshot on top of its current one that deletes
@@ -73,11 +78,7 @@ pub async fn with_delete(
             }
             (writer.into_inner().unwrap(), positions.len(), DataContentType::PositionDeletes, None)
         }
-        Deletes::Id(id) => {
-            let mut writer = ParquetWriter::<ById, _>::new(Vec::new()).unwrap();
-            writer.write(&ById { id }).unwrap();
-            (writer.into_inner().unwrap(), 1, DataContentType::EqualityDeletes, Some(vec![1]))
-        }
+        Deletes::Equality { ids, file, rows } => (file, rows, DataContentType::EqualityDeletes, Some(ids)),
     };
     let size = bytes.len() as u64;
     io.new_output(&delete_path).unwrap().write(bytes.into()).await.unwrap();
@@ -94,20 +95,28 @@ pub async fn with_delete(
         .unwrap();
 
     let manifest_path = format!("{location}/metadata/{}-m0.avro", uuid::Uuid::new_v4());
-    let mut manifest = ManifestWriterBuilder::new(
+    let manifest = ManifestWriterBuilder::new(
         io.new_output(&manifest_path).unwrap(),
         Some(snapshot_id),
         metadata.current_schema().clone(),
         metadata.default_partition_spec().as_ref().clone(),
-    )
-    .build_v2_deletes();
+    );
+    let v3 = metadata.format_version() >= FormatVersion::V3;
+    let mut manifest = if v3 { manifest.build_v3_deletes() } else { manifest.build_v2_deletes() };
     manifest.add_file(delete_file, sequence).unwrap();
     let deletes = manifest.write_manifest_file().await.unwrap();
 
     let list_path = format!("{location}/metadata/snap-{snapshot_id}-{}.avro", uuid::Uuid::new_v4());
     let sink = io.new_output(&list_path).unwrap().writer().await.unwrap();
-    let mut list = ManifestListWriter::v2(sink, snapshot_id, Some(parent.snapshot_id()), sequence);
+    // Format v3 numbers rows: the list gives the manifests without first
+    // row ids theirs, and the snapshot says how many that added.
+    let first_row_id = metadata.next_row_id();
+    let mut list = match v3 {
+        true => ManifestListWriter::v3(sink, snapshot_id, Some(parent.snapshot_id()), sequence, Some(first_row_id)),
+        false => ManifestListWriter::v2(sink, snapshot_id, Some(parent.snapshot_id()), sequence),
+    };
     list.add_manifests(existing.entries().iter().cloned().chain([deletes])).unwrap();
+    let next_row_id = list.next_row_id();
     list.close().await.unwrap();
 
     let snapshot = Snapshot::builder()
@@ -118,6 +127,7 @@ pub async fn with_delete(
         .with_manifest_list(list_path)
         .with_summary(Summary { operation: Operation::Delete, additional_properties: HashMap::new() })
         .with_schema_id(metadata.current_schema_id())
+        .with_row_range(first_row_id, next_row_id.map_or(0, |next| next - first_row_id))
         .build();
     let metadata =
         TableMetadataBuilder::new_from_metadata(metadata.clone(), table.metadata_location().map(str::to_owned))

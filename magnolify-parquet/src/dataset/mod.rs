@@ -15,7 +15,6 @@
 //! (or unit enums read as strings) or dates; see [`PartitionValue`].
 
 mod bookkeeping;
-mod constant_columns;
 mod discover;
 mod hive;
 mod lending;

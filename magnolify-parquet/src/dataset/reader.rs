@@ -12,7 +12,6 @@ use std::thread::JoinHandle;
 
 use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type, TypePtr};
 
-use super::constant_columns::ConstantColumns;
 use super::discover::{discover, DatasetFile};
 use super::value::plain_value;
 use crate::error::{Error, Location, Result};
@@ -184,10 +183,7 @@ pub(super) struct FilePlan {
 impl FilePlan {
     /// The builder of the file's reader, its partition fields read from its path.
     pub(super) fn builder(self) -> Result<ReaderBuilder<File>> {
-        let builder = ReaderBuilder::open(&self.path)?;
-        let located = |e: Error| e.in_file(&Some(Arc::from(self.path.as_path())));
-        let layer = ConstantColumns::layer(builder.metadata().schema(), self.constants).map_err(located)?;
-        Ok(builder.with_layer(layer))
+        ReaderBuilder::open(&self.path)?.constant_columns(self.constants)
     }
 
     fn open<T: OwnedRecord>(self, options: &ReadOptions<T>) -> Result<ParquetReader<T, File>> {

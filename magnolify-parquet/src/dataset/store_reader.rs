@@ -14,7 +14,6 @@ use futures_util::{Stream, TryStreamExt};
 use object_store::path::Path as ObjectPath;
 use object_store::ObjectStore;
 
-use super::constant_columns::ConstantColumns;
 use super::discover::{partitioned, DatasetFile};
 use super::reader::{plan, refuse_row_groups, DatasetCounts, PlannedFile};
 use crate::error::Result;
@@ -308,8 +307,7 @@ where
             .map_err(|e| crate::Error::argument(format!("object `{}`: {e}", file.path.display())))?;
         let opened = async {
             let builder = StoreReaderBuilder::open(store, &path).await?;
-            let layer = ConstantColumns::layer(builder.metadata().schema(), constants)?;
-            build(builder.with_layer(layer), options).await
+            build(builder.constant_columns(constants)?, options).await
         };
         opened.await.map_err(|e: crate::Error| e.in_file(&Some(object_file(&path))))
     })

@@ -4,6 +4,7 @@
 //! once ([`Resolved`]).
 
 pub(crate) mod batch;
+mod constant_columns;
 mod decode;
 mod options;
 mod pipeline;
@@ -20,6 +21,7 @@ pub use resolved::Resolved;
 pub(crate) fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
+pub(crate) use constant_columns::ConstantColumns;
 pub(crate) use options::Limits;
 pub use options::ReadOptions;
 pub use row_groups::RowGroupSource;

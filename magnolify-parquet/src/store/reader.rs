@@ -17,6 +17,7 @@ use parquet::bloom_filter::Sbbf;
 use parquet::file::metadata::ParquetMetaData;
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
 use parquet::file::page_index::offset_index::OffsetIndexMetaData;
+use parquet::schema::types::TypePtr;
 
 use super::fetched::FetchedRanges;
 use super::fetcher::Fetcher;
@@ -27,7 +28,7 @@ use crate::file::reader::dictionary_page::dictionary_range;
 use crate::file::reader::scan::{index_range, ScanPlan};
 use crate::file::{CheckedMetadata, ReaderBuilder};
 use crate::filter::{BloomFilters, Dictionaries, DictionaryValues, PageIndexes};
-use crate::read::{ReadOptions, SourceLayer};
+use crate::read::ReadOptions;
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordReadOwned};
 
 /// Ranges closer than this are fetched as one (the gap too).
@@ -93,11 +94,11 @@ impl StoreReaderBuilder {
         self
     }
 
-    /// Readers add `layer`'s leaves after the object's own (a dataset's
-    /// partition fields).
-    pub(crate) fn with_layer(mut self, layer: Arc<dyn SourceLayer>) -> Self {
-        self.builder = self.builder.with_layer(layer);
-        self
+    /// Readers read `columns` as if the object stored them after its own,
+    /// as [`ReaderBuilder::constant_columns`] says.
+    pub fn constant_columns(mut self, columns: Vec<(TypePtr, Option<Vec<u8>>)>) -> Result<Self> {
+        self.builder = self.builder.constant_columns(columns)?;
+        Ok(self)
     }
 
     /// Requests made so far (the footer's).

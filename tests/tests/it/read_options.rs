@@ -208,3 +208,35 @@ fn a_reader_opened_by_path_names_the_file_in_its_errors() {
     let Err(e) = ParquetReader::<Sale, _>::open(&path) else { panic!("a damaged file") };
     assert!(e.to_string().contains("sales.parquet"), "{e}");
 }
+
+/// Skipped rows among the nulls of an optional column: the records left
+/// keep their own values, wherever the skipped one is.
+#[test]
+fn skipped_rows_before_a_null_keep_the_records_after_them() {
+    #[derive(ParquetType, Clone, Debug, PartialEq)]
+    struct Visit {
+        id: i64,
+        channel: Option<String>,
+        rank: i32,
+    }
+    let visits = [
+        Visit { id: 3, channel: Some("app".to_owned()), rank: 1 },
+        Visit { id: 4, channel: Some("web".to_owned()), rank: 2 },
+        Visit { id: 5, channel: None, rank: 3 },
+    ];
+    let mut writer = magnolify_parquet::ParquetWriter::<Visit, _>::new(Vec::new()).unwrap();
+    writer.write_all(&visits).unwrap();
+    let file = bytes::Bytes::from(writer.into_inner().unwrap());
+    for skipped in [vec![0], vec![1], vec![2], vec![0, 2]] {
+        let options = ReadOptions::default().skip_rows(skipped.clone());
+        let read: Vec<Visit> =
+            ReaderBuilder::new(file.clone()).unwrap().build(options).unwrap().collect::<Result<_, _>>().unwrap();
+        let kept: Vec<Visit> = visits
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !skipped.contains(&(*i as u64)))
+            .map(|(_, v)| v.clone())
+            .collect();
+        assert_eq!(read, kept, "skipping {skipped:?}");
+    }
+}

@@ -8,12 +8,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use parquet::file::reader::ChunkReader;
-use parquet::schema::types::SchemaDescriptor;
+use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
 use super::scan::ScanPlan;
 use super::{CheckedMetadata, FileRowGroups, ParquetReader};
 use crate::error::Result;
-use crate::read::{BoxedSource, ReadOptions, RecordReader, Resolved, SourceLayer};
+use crate::read::{BoxedSource, ConstantColumns, ReadOptions, RecordReader, Resolved, SourceLayer};
 use crate::record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordReadOwned};
 
 /// The readers of one file, over its checked metadata: made by
@@ -110,11 +110,38 @@ impl<R: ChunkReader + 'static> ReaderBuilder<R> {
         Ok(ReaderBuilder { input: Arc::new(input), metadata, file: None, layer: None })
     }
 
-    /// Readers add `layer`'s leaves after the file's own (a dataset's
-    /// partition fields, which the file's path holds).
-    pub(crate) fn with_layer(mut self, layer: Arc<dyn SourceLayer>) -> Self {
-        self.layer = Some(layer);
-        self
+    /// Readers read `columns` as if the file stored them after its own:
+    /// each a top-level primitive field (a node of a Parquet schema, with
+    /// its annotation and field id) with one value in every record, given
+    /// PLAIN-encoded without a length prefix (`None` for a null, of an
+    /// optional field). For values a file's reader knows but the file does
+    /// not hold: a table's default for a column added after the file was
+    /// written, a value of the file's path. A column the file stores under
+    /// the same name is read from the file. Replaces the columns added
+    /// before. Records read, pruned and filtered the same with them.
+    ///
+    /// ```
+    /// use magnolify_parquet::{ParquetRecord, ParquetType, ParquetWriter, ReadOptions, ReaderBuilder};
+    ///
+    /// #[derive(ParquetType)]
+    /// struct Click { id: i64 }
+    /// #[derive(ParquetType, Debug, PartialEq)]
+    /// struct Sourced { id: i64, source: String }
+    ///
+    /// let mut w = ParquetWriter::<Click, _>::new(Vec::new())?;
+    /// w.write_all(&[Click { id: 1 }, Click { id: 2 }])?;
+    /// let file = bytes::Bytes::from(w.into_inner()?);
+    ///
+    /// let source = Sourced::message()?.get_fields()[1].clone();
+    /// let builder = ReaderBuilder::new(file)?.constant_columns(vec![(source, Some(b"web".to_vec()))])?;
+    /// let read: Vec<Sourced> = builder.build(ReadOptions::default())?.collect::<Result<_, _>>()?;
+    /// assert_eq!(read, [Sourced { id: 1, source: "web".into() }, Sourced { id: 2, source: "web".into() }]);
+    /// # Ok::<(), magnolify_parquet::Error>(())
+    /// ```
+    pub fn constant_columns(self, columns: Vec<(TypePtr, Option<Vec<u8>>)>) -> Result<Self> {
+        let file = self.file.clone();
+        let layer = ConstantColumns::layer(self.metadata.schema(), columns).map_err(|e| e.in_file(&file))?;
+        Ok(ReaderBuilder { layer: Some(layer), ..self })
     }
 
     /// The file's metadata, checked.

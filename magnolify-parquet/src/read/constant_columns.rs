@@ -1,6 +1,7 @@
-//! Columns a file does not store but its path gives: the partition fields
-//! of a dataset's files. Each holds one value (or null) in every record of
-//! the file. Their pages are made here (a dictionary of the one value, and
+//! Columns a file does not store but its reader knows: the partition
+//! fields of a dataset's files (their paths give them), a table's defaults
+//! for columns added after a file was written. Each holds one value (or
+//! null) in every record of the file. Their pages are made here (a dictionary of the one value, and
 //! data pages of one run of it), so the decoders and the assembly read
 //! them like any other column and every record type, derived or dynamic,
 //! gets its partition fields back without code of its own.
@@ -44,7 +45,7 @@ impl ConstantColumns {
             if field.is_group() || field.get_basic_info().repetition() == parquet::basic::Repetition::REPEATED {
                 return Err(Error::schema(
                     field.name(),
-                    "a partition field must be a single column, not a group or a list",
+                    "a constant column (a partition field, a default) must be a single column, not a group or a list",
                 ));
             }
             if all.iter().any(|f| f.name() == field.name()) {
