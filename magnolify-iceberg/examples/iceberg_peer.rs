@@ -18,7 +18,10 @@
 //! `web.clicks_deleted`: the table with a snapshot of position deletes
 //! (rows 0, 2 and 4 of one data file, committed as Spark's merge-on-read
 //! DELETE would), reads it, and writes the ids left
-//! (`clicks_deleted.json`) for pyiceberg to read the same. Each check's
+//! (`clicks_deleted.json`) for pyiceberg to read the same; and
+//! `web.clicks_dv`, the table upgraded to format v3 (`web.clicks_v3`) with
+//! a deletion vector of rows 1, 3 and 5 of that file (`clicks_dv.json`).
+//! Each check's
 //! outcome goes into `rust_results.json`, which the peer check reports.
 
 // The tests' helpers: the position-delete snapshot committed by hand.
@@ -244,7 +247,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             std::fs::write(dir.join("clicks.expected.json"), serde_json::to_vec(&rows)?)?;
             std::fs::write(dir.join("clicks.filtered.json"), serde_json::to_vec(&filtered)?)?;
             std::fs::write(dir.join("clicks.shipped.json"), serde_json::to_vec(&shipped)?)?;
-            delete_rows(&catalog, &table, dir, &mut results).await?;
+            let positions = Deletes::Positions(vec![0, 2, 4]);
+            delete_rows(&catalog, &table, "clicks_deleted", positions, dir, &mut results).await?;
+            // The same table in format v3, with a deletion vector.
+            let v3 = common::upgraded(&catalog, &table, &TableIdent::from_strs(["web", "clicks_v3"])?).await;
+            let vector = Deletes::Vector(vec![1, 3, 5]);
+            delete_rows(&catalog, &v3, "clicks_dv", vector, dir, &mut results).await?;
         }
         other => return Err(format!("unknown phase {other}").into()),
     }
@@ -252,12 +260,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Makes `web.clicks_deleted`, `table` with rows 0, 2 and 4 of its first
-/// data file deleted by a position-delete file, reads it, and writes the
-/// ids left for pyiceberg (`clicks_deleted.json`).
+/// Makes `web.<name>`, `table` with rows of its first data file deleted
+/// by `deletes` (positions or a deletion vector), reads it, and writes the
+/// ids left for pyiceberg (`<name>.json`).
 async fn delete_rows(
     catalog: &impl Catalog,
     table: &iceberg::table::Table,
+    name: &str,
+    deletes: Deletes,
     dir: &Path,
     results: &mut Results,
 ) -> Result<(), Box<dyn std::error::Error>> {
@@ -269,19 +279,23 @@ async fn delete_rows(
         .build::<Id>(ReadOptions::default())?
         .map(|r| r.map(|r| r.id))
         .collect::<Result<_, _>>()?;
-    let gone = [in_file[0], in_file[2], in_file[4]];
-    let name = TableIdent::from_strs(["web", "clicks_deleted"])?;
-    let (deleted, _) =
-        common::deletes::with_delete(catalog, table, data_file, Deletes::Positions(vec![0, 2, 4]), &name).await;
+    let rows = match &deletes {
+        Deletes::Positions(rows) => rows.iter().map(|&r| r as usize).collect::<Vec<_>>(),
+        Deletes::Vector(rows) => rows.iter().map(|&r| r as usize).collect(),
+        Deletes::Equality { .. } => return Err("equality deletes have no rows to name".into()),
+    };
+    let gone: Vec<i64> = rows.iter().map(|&r| in_file[r]).collect();
+    let ident = TableIdent::from_strs(["web", name])?;
+    let (deleted, _) = common::deletes::with_delete(catalog, table, data_file, deletes, &ident).await;
     let mut ids: Vec<i64> = TableScan::<ClickNow>::new(&deleted).collect().await?.iter().map(|c| c.id).collect();
     ids.sort();
     let wanted: Vec<i64> = (0..600).filter(|id| !gone.contains(id)).collect();
     results.check(
-        "web.clicks_deleted read with its position deletes",
+        &format!("web.{name} read with its deletes"),
         ids == wanted,
         format!("{} ids, {gone:?} gone", ids.len()),
     );
-    std::fs::write(dir.join("clicks_deleted.json"), serde_json::to_vec(&ids)?)?;
+    std::fs::write(dir.join(format!("{name}.json")), serde_json::to_vec(&ids)?)?;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Delete files: the rows each data file of a scan loses. Position deletes
-//! (Parquet files of `file_path` and `pos`, as format v2 writes them) name
+//! (Parquet files of `file_path` and `pos`, as format v2 writes them) and
+//! deletion vectors (format v3: Puffin files, see `deletion_vector`) name
 //! them; equality deletes name values, and a data file's rows with those
 //! values are found by reading its equality columns. Either way the data
 //! file's reader leaves the rows out by position (`ReadOptions::skip_rows`),
@@ -8,18 +9,19 @@
 //! position delete of the same or a later sequence number, an equality
 //! delete of a later one, each in the data file's partition or, for an
 //! equality delete, of an unpartitioned spec); the tests check it against
-//! the spec's rules. Deletion vectors (format v3) are refused, never passed
-//! over.
+//! the spec's rules.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use iceberg::io::FileIO;
+use iceberg::puffin::PuffinReader;
 use iceberg::scan::{FileScanTask, FileScanTaskDeleteFile};
 use iceberg::spec::DataContentType;
 use magnolify_parquet::store::{RangedSource, StoreReaderBuilder};
 use magnolify_parquet::{ParquetType, ReadOptions, ReaderBuilder};
 
+use crate::deletion_vector;
 use crate::equality::{Key, KeyColumns};
 use crate::error::{Error, Result};
 
@@ -47,29 +49,30 @@ pub(crate) struct EqualityDelete {
     rows: HashSet<Vec<Key>>,
 }
 
-/// The delete files of `tasks` that this library does not apply: an error
-/// naming the first, before anything is read.
+/// The delete files of `tasks` that are not delete files: an error naming
+/// the first, before anything is read.
 pub(crate) fn refuse_unapplied(table: &str, tasks: &[FileScanTask]) -> Result<()> {
-    for task in tasks {
-        for delete in &task.deletes {
-            let path = &delete.file_path;
-            let what = match delete.file_type {
-                DataContentType::PositionDeletes if path.ends_with(".puffin") => "a deletion vector (format v3)",
-                DataContentType::Data => "a data file listed as a delete file",
-                DataContentType::PositionDeletes | DataContentType::EqualityDeletes => continue,
-            };
-            return Err(Error::table(
-                table,
-                format!(
-                    "data file `{}` has {what} in `{path}`, which this library does not apply yet (it applies \
-                     position and equality deletes): compact the table (rewrite its data files) before reading \
-                     it here",
-                    task.data_file_path
-                ),
-            ));
-        }
+    let listed = tasks.iter().find_map(|task| {
+        let delete = task.deletes.iter().find(|d| d.file_type == DataContentType::Data)?;
+        Some((task, delete))
+    });
+    match listed {
+        Some((task, delete)) => Err(Error::table(
+            table,
+            format!(
+                "the plan lists `{}`, a data file, as a delete file of data file `{}`: the table's manifests are \
+                 damaged",
+                delete.file_path, task.data_file_path
+            ),
+        )),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// Whether a position-delete file is a Puffin file of deletion vectors (as
+/// every writer names them), not a Parquet file.
+fn is_puffin(path: &str) -> bool {
+    path.ends_with(".puffin")
 }
 
 /// The deletes of `tasks`' data files: each delete file read once, and of a
@@ -78,6 +81,7 @@ pub(crate) async fn read_deletes(io: &FileIO, table: &str, tasks: &[FileScanTask
     refuse_unapplied(table, tasks)?;
     let mut positions: HashMap<&str, HashMap<String, Vec<u64>>> = HashMap::new();
     let mut equalities: HashMap<&str, Arc<EqualityDelete>> = HashMap::new();
+    let mut puffins: HashMap<&str, PuffinReader> = HashMap::new();
     let mut out = Deletes::default();
     for task in tasks {
         let data_file = &task.data_file_path;
@@ -88,6 +92,14 @@ pub(crate) async fn read_deletes(io: &FileIO, table: &str, tasks: &[FileScanTask
                     equalities.insert(path, Arc::new(equality_delete(io, delete).await?));
                 }
                 out.equality.entry(data_file.clone()).or_default().push(equalities[path].clone());
+                continue;
+            }
+            if is_puffin(path) {
+                if !puffins.contains_key(path) {
+                    puffins.insert(path, PuffinReader::new(io.new_input(path)?));
+                }
+                let deleted = deletion_vector::deleted_in(&puffins[path], path, data_file).await?;
+                out.positions.entry(data_file.clone()).or_default().extend(deleted);
                 continue;
             }
             if !positions.contains_key(path) {

@@ -71,9 +71,9 @@
 //! takes another major version of the `parquet` crate; and the Iceberg
 //! schema of a record type ([`iceberg_schema`]).
 //!
-//! Limits, for now: delete files (v2 position or equality deletes) are
-//! refused by [`TableScan`], not applied; each open data file of a
-//! [`TableWriter`] holds its row group being written in memory.
+//! [`TableScan`] applies every kind of delete file (position deletes,
+//! equality deletes and format v3 deletion vectors). Each open data file
+//! of a [`TableWriter`] holds its row group being written in memory.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -83,6 +83,7 @@ mod data_file;
 mod data_source;
 mod defaults;
 mod deletes;
+mod deletion_vector;
 mod equality;
 mod error;
 mod expression;

@@ -38,10 +38,9 @@ use crate::scan_stream::ScanStream;
 /// from every file (a required field without a default is then an error
 /// naming it). Data files
 /// come in the order iceberg-rust plans them, each file's records in
-/// order. Position and equality deletes are applied: the rows they delete
-/// are not read (pages of them not decoded) and count as skipped. A data
-/// file with a deletion vector (format v3) is refused (they are not applied
-/// yet), never read as if it were not there.
+/// order. Position deletes, deletion vectors (format v3) and equality
+/// deletes are applied: the rows they delete are not read (pages of them
+/// not decoded) and count as skipped.
 ///
 /// See the crate docs for an example.
 pub struct TableScan<T> {
@@ -107,8 +106,7 @@ impl<T: OwnedRecord> TableScan<T> {
     /// The data files read, in order: those of the snapshot that
     /// iceberg-rust's planning keeps, given the filter (as an Iceberg
     /// expression: its partitions and each file's column bounds). Delete
-    /// files are not read; a data file with deletes the scan would refuse
-    /// is refused here too.
+    /// files are not read.
     pub async fn files(&self) -> Result<Vec<String>> {
         let planned = self.planned().await?;
         Ok(planned.tasks.into_iter().map(|task| task.data_file_path).collect())

@@ -188,3 +188,48 @@ async fn equality_deletes_on_several_columns_apply_in_their_partition_only() {
     assert_eq!(ids(&read, |s| s.id), expected);
     assert_eq!(ids(&read, |s| s.id), iceberg_rust_ids(&table).await);
 }
+
+#[tokio::test]
+async fn deletion_vectors_delete_their_data_files_rows_only() {
+    let (_dir, catalog, table) = common::new_table::<Event>("d", "visits").await;
+    let records: Vec<Event> = (0..20).map(|id| Event { id, name: format!("e{id}") }).collect();
+    let mut table = table;
+    for half in records.chunks(10) {
+        let mut writer = TableWriter::builder(&table).build().unwrap();
+        writer.write_all(half).await.unwrap();
+        table = writer.commit(&catalog).await.unwrap();
+    }
+    let table = common::upgraded(&catalog, &table, &TableIdent::from_strs(["d", "visits_v3"]).unwrap()).await;
+    let files = TableScan::<Event>::new(&table).files().await.unwrap();
+    let first = files.iter().find(|f| {
+        let read = std::fs::read(f.trim_start_matches("file://")).unwrap();
+        let first: Vec<Event> = magnolify_parquet::ReaderBuilder::new(bytes::Bytes::from(read))
+            .unwrap()
+            .build(Default::default())
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        first[0].id == 0
+    });
+    let first = first.expect("the data file of ids 0 to 9");
+
+    // Rows 1, 4 and 8 of the first file; the vector is planned for both
+    // files of the (unpartitioned) table, and deletes in its own only.
+    let name = TableIdent::from_strs(["d", "visits_dv"]).unwrap();
+    let (table, _) = with_delete(&catalog, &table, first, Deletes::Vector(vec![1, 4, 8]), &name).await;
+    let mut stream = TableScan::<Event>::new(&table).stream();
+    let mut read: Vec<Event> = futures::TryStreamExt::try_collect(&mut stream).await.unwrap();
+    read.sort_by_key(|e| e.id);
+    let kept: Vec<Event> = records.iter().filter(|e| ![1, 4, 8].contains(&e.id)).cloned().collect();
+    assert_eq!(read, kept);
+    assert_eq!(stream.counts().records_skipped, 3);
+    let filtered = TableScan::<Event>::new(&table).filter(Event::fields().id.lt(6)).collect().await.unwrap();
+    assert_eq!(filtered, kept.iter().filter(|e| e.id < 6).cloned().collect::<Vec<_>>());
+
+    // A position-delete file on top adds its rows.
+    let name = TableIdent::from_strs(["d", "visits_both"]).unwrap();
+    let (table, _) = with_delete(&catalog, &table, first, Deletes::Positions(vec![0, 4]), &name).await;
+    let mut read = TableScan::<Event>::new(&table).collect().await.unwrap();
+    read.sort_by_key(|e| e.id);
+    assert_eq!(read, records.iter().filter(|e| ![0, 1, 4, 8].contains(&e.id)).cloned().collect::<Vec<_>>());
+}

@@ -12,7 +12,8 @@ the SQL catalog in DIR). The outcomes go to `duckdb_results.json`, which
 iceberg_peer.check reports: every row against `clicks.expected.json`, the
 column types, and filtered queries' ids against `clicks.filtered.json` and
 `clicks.shipped.json` (an enum column, filtered by a string); and
-`web.clicks_deleted` (position deletes) against `clicks_deleted.json`.
+`web.clicks_deleted` (position deletes) and `web.clicks_dv` (format v3, a
+deletion vector) against `clicks_deleted.json` and `clicks_dv.json`.
 """
 import json
 import os
@@ -79,14 +80,16 @@ def main(d):
     results.append({"check": f"DuckDB {version}: web.clicks filtered on an enum column equals our scan",
                     "ok": ids == shipped, "detail": f"{len(ids)} ids" if ids == shipped else f"{ids} != {shipped}"})
 
-    # web.clicks_deleted: position deletes, which DuckDB applies too.
-    deleted_location = metadata_location(d, "clicks_deleted")
-    with open(os.path.join(d, "clicks_deleted.json"), encoding="utf-8") as fh:
-        ours = json.load(fh)
-    ids = [r[0] for r in con.execute(f"SELECT id FROM iceberg_scan('{deleted_location}') ORDER BY id").fetchall()]
-    results.append({"check": f"DuckDB {version}: web.clicks_deleted (position deletes) reads the ids ours does",
-                    "ok": ids == ours,
-                    "detail": f"{len(ids)} ids" if ids == ours else f"{len(ids)} ids, ours {len(ours)}"})
+    # Rows of one data file deleted, which DuckDB applies too: by a
+    # position-delete file, and (format v3) by a deletion vector.
+    for name, kind in (("clicks_deleted", "position deletes"), ("clicks_dv", "a deletion vector, v3")):
+        location = metadata_location(d, name)
+        with open(os.path.join(d, f"{name}.json"), encoding="utf-8") as fh:
+            ours = json.load(fh)
+        ids = [r[0] for r in con.execute(f"SELECT id FROM iceberg_scan('{location}') ORDER BY id").fetchall()]
+        results.append({"check": f"DuckDB {version}: web.{name} ({kind}) reads the ids ours does",
+                        "ok": ids == ours,
+                        "detail": f"{len(ids)} ids" if ids == ours else f"{len(ids)} ids, ours {len(ours)}"})
     with open(os.path.join(d, "duckdb_results.json"), "w", encoding="utf-8") as fh:
         json.dump(results, fh)
 

@@ -7,13 +7,15 @@
 
 use std::collections::HashMap;
 
+use iceberg::puffin::{Blob, CompressionCodec, PuffinReader, PuffinWriter, DELETION_VECTOR_V1};
 use iceberg::spec::{
-    DataContentType, DataFileBuilder, DataFileFormat, FormatVersion, ManifestListWriter, ManifestWriterBuilder,
-    Operation, Snapshot, Summary, TableMetadataBuilder,
+    DataContentType, DataFile, DataFileBuilder, DataFileFormat, FormatVersion, ManifestListWriter,
+    ManifestWriterBuilder, Operation, Snapshot, Summary, TableMetadataBuilder,
 };
 use iceberg::table::Table;
 use iceberg::{Catalog, TableIdent};
 use magnolify_parquet::{OwnedRecord, ParquetType, ParquetWriter};
+use roaring::RoaringTreemap;
 
 /// A row of a position-delete file, with the ids the Iceberg spec reserves.
 #[derive(ParquetType)]
@@ -31,6 +33,8 @@ pub enum Deletes {
     /// The records whose columns `ids` equal a row of `file` (an
     /// equality-delete file of `rows` rows).
     Equality { ids: Vec<i32>, file: Vec<u8>, rows: usize },
+    /// These rows of the data file, as a deletion vector (format v3).
+    Vector(Vec<u64>),
 }
 
 impl Deletes {
@@ -55,7 +59,6 @@ pub async fn with_delete(
 ) -> (Table, String) {
     let metadata = table.metadata();
     let parent = metadata.current_snapshot().unwrap().clone();
-    let (snapshot_id, sequence) = (parent.snapshot_id() + 1, parent.sequence_number() + 1);
     let location = metadata.location().trim_end_matches('/');
     let io = table.file_io();
 
@@ -69,6 +72,13 @@ pub async fn with_delete(
     }
     let partition = partition.expect("the data file in the snapshot's manifests");
 
+    if let Deletes::Vector(positions) = deletes {
+        let mut builder = deletion_vector(table, data_file, &positions).await;
+        builder.partition(partition).partition_spec_id(metadata.default_partition_spec_id());
+        let delete_file = builder.build().unwrap();
+        let delete_path = delete_file.file_path().to_owned();
+        return (committed(catalog, table, delete_file, name).await, delete_path);
+    }
     let delete_path = format!("{location}/data/deletes-{}.parquet", uuid::Uuid::new_v4());
     let (bytes, rows, content, equality_ids) = match deletes {
         Deletes::Positions(positions) => {
@@ -79,6 +89,7 @@ pub async fn with_delete(
             (writer.into_inner().unwrap(), positions.len(), DataContentType::PositionDeletes, None)
         }
         Deletes::Equality { ids, file, rows } => (file, rows, DataContentType::EqualityDeletes, Some(ids)),
+        Deletes::Vector(_) => unreachable!("committed above"),
     };
     let size = bytes.len() as u64;
     io.new_output(&delete_path).unwrap().write(bytes.into()).await.unwrap();
@@ -93,7 +104,18 @@ pub async fn with_delete(
         .file_size_in_bytes(size)
         .build()
         .unwrap();
+    (committed(catalog, table, delete_file, name).await, delete_path)
+}
 
+/// `table` with a snapshot on top of its current one that adds
+/// `delete_file`, registered as `name`.
+async fn committed(catalog: &impl Catalog, table: &Table, delete_file: DataFile, name: &TableIdent) -> Table {
+    let metadata = table.metadata();
+    let parent = metadata.current_snapshot().unwrap().clone();
+    let (snapshot_id, sequence) = (parent.snapshot_id() + 1, parent.sequence_number() + 1);
+    let location = metadata.location().trim_end_matches('/');
+    let io = table.file_io();
+    let existing = table.manifest_list_reader(&parent).load().await.unwrap();
     let manifest_path = format!("{location}/metadata/{}-m0.avro", uuid::Uuid::new_v4());
     let manifest = ManifestWriterBuilder::new(
         io.new_output(&manifest_path).unwrap(),
@@ -136,5 +158,49 @@ pub async fn with_delete(
             .build()
             .unwrap()
             .metadata;
-    (super::registered(catalog, table, metadata, name).await, delete_path)
+    super::registered(catalog, table, metadata, name).await
+}
+
+/// A Puffin file of one deletion vector of `positions` in `data_file`,
+/// written as the Puffin spec lays it out, and its manifest entry but the
+/// partition.
+async fn deletion_vector(table: &Table, data_file: &str, positions: &[u64]) -> DataFileBuilder {
+    let map: RoaringTreemap = positions.iter().copied().collect();
+    let mut body = vec![0xD1, 0xD3, 0x39, 0x64];
+    map.serialize_into(&mut body).unwrap();
+    let mut payload = (body.len() as u32).to_be_bytes().to_vec();
+    payload.extend_from_slice(&body);
+    payload.extend_from_slice(&crc32fast::hash(&body).to_be_bytes());
+    let properties = HashMap::from([
+        ("referenced-data-file".to_owned(), data_file.to_owned()),
+        ("cardinality".to_owned(), positions.len().to_string()),
+    ]);
+    // Not known when a vector is written: -1, as the spec says.
+    let blob = Blob::builder()
+        .r#type(DELETION_VECTOR_V1.to_owned())
+        .fields(vec![2147483645])
+        .snapshot_id(-1)
+        .sequence_number(-1)
+        .data(payload)
+        .properties(properties)
+        .build();
+    let io = table.file_io();
+    let path = format!("{}/data/dv-{}.puffin", table.metadata().location().trim_end_matches('/'), uuid::Uuid::new_v4());
+    let mut writer = PuffinWriter::new(&io.new_output(&path).unwrap(), HashMap::new(), false).await.unwrap();
+    writer.add(blob, CompressionCodec::None).await.unwrap();
+    writer.close().await.unwrap();
+    let reader = PuffinReader::new(io.new_input(&path).unwrap());
+    let written = &reader.file_metadata().await.unwrap().blobs()[0];
+    let size = io.new_input(&path).unwrap().metadata().await.unwrap().size;
+    let mut builder = DataFileBuilder::default();
+    builder
+        .content(DataContentType::PositionDeletes)
+        .file_path(path)
+        .file_format(DataFileFormat::Puffin)
+        .record_count(positions.len() as u64)
+        .file_size_in_bytes(size)
+        .referenced_data_file(Some(data_file.to_owned()))
+        .content_offset(Some(written.offset() as i64))
+        .content_size_in_bytes(Some(written.length() as i64));
+    builder
 }

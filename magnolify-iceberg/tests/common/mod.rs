@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use iceberg::io::LocalFsStorageFactory;
 use iceberg::memory::{MemoryCatalog, MemoryCatalogBuilder, MEMORY_CATALOG_WAREHOUSE};
-use iceberg::spec::{Schema, TableMetadata, TableMetadataBuilder};
+use iceberg::spec::{FormatVersion, Schema, TableMetadata, TableMetadataBuilder};
 use iceberg::table::Table;
 use iceberg::{Catalog, CatalogBuilder, NamespaceIdent, TableIdent};
 use magnolify_iceberg::{create_table, Partitioning};
@@ -56,6 +56,19 @@ pub async fn evolved(catalog: &impl Catalog, table: &Table, schema: Schema, name
     let location = table.metadata_location().map(str::to_owned);
     let builder = TableMetadataBuilder::new_from_metadata(table.metadata().clone(), location);
     let metadata = builder.add_current_schema(schema).expect("the schema added").build().expect("metadata").metadata;
+    registered(catalog, table, metadata, name).await
+}
+
+/// `table` upgraded to format v3, registered as `name`.
+#[allow(dead_code)] // not every test file upgrades tables
+pub async fn upgraded(catalog: &impl Catalog, table: &Table, name: &TableIdent) -> Table {
+    let location = table.metadata_location().map(str::to_owned);
+    let metadata = TableMetadataBuilder::new_from_metadata(table.metadata().clone(), location)
+        .upgrade_format_version(FormatVersion::V3)
+        .expect("format v3")
+        .build()
+        .expect("metadata")
+        .metadata;
     registered(catalog, table, metadata, name).await
 }
 
