@@ -36,6 +36,7 @@ async fn position_deletes_are_applied() {
     let kept = |keep: &dyn Fn(i64) -> bool| records.iter().filter(|r| keep(r.id)).cloned().collect::<Vec<_>>();
     let read = TableScan::<Event>::new(&table).collect().await.unwrap();
     assert_eq!(read, kept(&|id| ![0, 3, 9].contains(&id)));
+    assert_eq!(ids(&read, |e| e.id), iceberg_rust_ids(&table).await);
     let filtered = TableScan::<Event>::new(&table).filter(Event::fields().id.lt(5)).collect().await.unwrap();
     assert_eq!(filtered, kept(&|id| id < 5 && ![0, 3].contains(&id)));
     assert_eq!(TableScan::<Event>::new(&table).files().await.unwrap(), files);
