@@ -22,3 +22,11 @@ fn kept_past_the_next_batch(file: bytes::Bytes) -> magnolify_parquet::Result<()>
     println!("{}", first[0].name);
     Ok(())
 }
+
+/// A reader of borrowed records lends batches: it is not an iterator.
+fn iterated(file: bytes::Bytes) -> magnolify_parquet::Result<()> {
+    let mut reader = magnolify_parquet::ReaderBuilder::new(file)?
+        .build_borrowed::<Row>(magnolify_parquet::ReadOptions::default())?;
+    let _ = reader.next();
+    Ok(())
+}

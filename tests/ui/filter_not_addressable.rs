@@ -22,6 +22,7 @@ struct Leg {
 fn main() {
     let _ = Trip::fields().stops.eq(vec![]);
     let _ = Trip::fields().stops.is_in([vec![String::new()]]);
+    let _ = Trip::fields().stops.is_null();
     let _ = Leg::fields().mode.eq(Mode::Bus);
     let _ = Leg::fields().mode.lt(Mode::Train);
 }

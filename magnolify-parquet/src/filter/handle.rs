@@ -242,6 +242,24 @@ macro_rules! not_addressable_methods {
             pub fn between<V: Addressable>(&self, low: V, _high: V) -> std::convert::Infallible {
                 low.unreachable()
             }
+
+            // The bound names a lifetime of the method, so that it is
+            // checked where the method is called (saying why), not here.
+            /// Does not compile: the field is not addressable (see `Field::is_null`).
+            pub fn is_null<'a>(&'a self) -> std::convert::Infallible
+            where
+                &'a Self: Addressable,
+            {
+                self.unreachable()
+            }
+
+            /// Does not compile: the field is not addressable (see `Field::is_not_null`).
+            pub fn is_not_null<'a>(&'a self) -> std::convert::Infallible
+            where
+                &'a Self: Addressable,
+            {
+                self.unreachable()
+            }
         }
     };
 }
