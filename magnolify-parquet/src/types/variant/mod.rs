@@ -5,12 +5,13 @@
 //! beside `value`, as Spark and DuckDB write them) by rebuilding each value
 //! (`shredded`).
 
+mod json;
 mod shredded;
 
 use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
 use parquet::schema::types::Type;
 use parquet_variant::{Variant, VariantBuilder};
-use parquet_variant_json::{append_json, VariantToJson};
+use parquet_variant_json::append_json;
 
 use super::StructPlan;
 use crate::assemble::{FileNode, NullCheck, RecordSource, Resolver};
@@ -89,9 +90,10 @@ impl VariantValue {
     }
 
     /// The value as a JSON document: dates, times and timestamps as
-    /// strings, binary as base64, decimals as numbers.
+    /// strings, binary as base64, decimals as numbers (whole ones as
+    /// integers, others as the double nearest their exact value).
     pub fn to_json(&self) -> Result<serde_json::Value> {
-        self.variant()?.to_json_value().map_err(|e| invalid("the value, as JSON,", e))
+        json::to_json(&self.variant()?).map_err(|e| invalid("the value, as JSON,", e))
     }
 
     /// The encoded metadata (the dictionary of field names).
@@ -107,7 +109,7 @@ impl VariantValue {
 
 impl std::fmt::Debug for VariantValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.variant().and_then(|v| v.to_json_string().map_err(|e| invalid("the value", e))) {
+        match self.to_json() {
             Ok(json) => write!(f, "VariantValue({json})"),
             Err(_) => write!(f, "VariantValue(metadata: {:02x?}, value: {:02x?})", self.metadata, self.value),
         }
