@@ -266,6 +266,40 @@ def damage_refused(path):
         os.remove(damaged)
 
 
+def float_statistics(path):
+    """pyarrow sees the min and max of our FLOAT and DOUBLE columns (whose
+    footer declares the type-defined order: pyarrow 26 ignores the IEEE 754
+    total order the `parquet` crate declares), and they are each chunk's
+    least and greatest number (NaN aside; a zero equals either zero). Columns
+    outside lists and maps, every row group. A difference list, and how
+    many chunks were compared."""
+    pf = pq.ParquetFile(path)
+    md = pf.metadata
+    out, compared = [], 0
+    for i in range(md.num_columns):
+        column = md.schema.column(i)
+        if column.physical_type not in ("FLOAT", "DOUBLE") or column.max_repetition_level > 0:
+            continue
+        top, *below = column.path.split(".")
+        for group in range(md.num_row_groups):
+            numbers = []
+            for value in pf.read_row_group(group, columns=[top]).column(0).to_pylist():
+                for name in below:
+                    value = None if value is None else value[name]
+                if value is not None and not math.isnan(value):
+                    numbers.append(value)
+            stats = md.row_group(group).column(i).statistics
+            bounds = (stats.min, stats.max) if stats is not None and stats.has_min_max else None
+            if not numbers:
+                if bounds is not None:
+                    out.append(f"{column.path}, row group {group}: bounds {bounds} where it holds no number")
+                continue
+            compared += 1
+            if bounds != (min(numbers), max(numbers)):
+                out.append(f"{column.path}, row group {group}: bounds {bounds}, numbers {min(numbers)}..{max(numbers)}")
+    return out, compared
+
+
 def report(name, reader, out, what):
     """Prints one (file, reader) result; True when it passed."""
     if out:
@@ -310,6 +344,10 @@ def main(argv):
             for reader, out in variant_filtered(path, expected):
                 ok = report(f, reader, out, "WHERE payment.variant = 'Card'")
                 passed, failed = passed + ok, failed + (not ok)
+        if not f.startswith("variant"):
+            out, compared = float_statistics(path)
+            ok = report(f, "pyarrow statistics", out, f"float min/max of {compared} column chunks")
+            passed, failed = passed + ok, failed + (not ok)
         out = damage_refused(path)
         if out:
             failed += 1

@@ -13,7 +13,7 @@ use parquet::errors::{ParquetError, Result as ParquetResult};
 use parquet::file::metadata::ParquetMetaData;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 
-use super::page_crc;
+use super::{column_orders, page_crc};
 use crate::error::{Error, Location, Result};
 use crate::write::ChunkSink;
 
@@ -92,10 +92,18 @@ impl<W: Write + Send> FileChunks<W> {
         self.file.bytes_written() as u64 + open.sum::<u64>()
     }
 
-    /// Writes the footer and hands back the sink.
+    /// Writes the footer, its float columns declared in the type-defined
+    /// order (`column_orders`), and hands back the sink.
     pub(crate) fn finish(&mut self) -> Result<(ParquetMetaData, W)> {
+        // What the crate writes from here on (the page indexes and the
+        // footer) is held until the footer is patched.
+        self.file.inner_mut().tail = Some(Vec::new());
         let meta = self.file.finish().map_err(|e| Error::parquet(Location::footer(), e))?;
-        let sink = self.file.inner_mut().take().ok_or(Error::WriterState { source: None })?;
+        let sink = self.file.inner_mut();
+        let mut tail = sink.tail.take().unwrap_or_default();
+        declare_type_defined_floats(&mut tail);
+        sink.emit_all(&tail)?;
+        let sink = sink.take().ok_or(Error::WriterState { source: None })?;
         Ok((meta, sink))
     }
 }
@@ -125,6 +133,19 @@ impl<W: Write + Send> ChunkSink for FileChunks<W> {
     }
 }
 
+/// Patches the footer at the end of `tail` (metadata, its length, `PAR1`):
+/// see `column_orders`. Bytes it does not know are left as they are (a
+/// sound file whose float statistics older readers ignore), which only a
+/// change of the `parquet` crate's footer could cause: the tests, in debug
+/// builds, catch it.
+fn declare_type_defined_floats(tail: &mut [u8]) {
+    let Some(length_at) = tail.len().checked_sub(8) else { return };
+    let length = u32::from_le_bytes([tail[length_at], tail[length_at + 1], tail[length_at + 2], tail[length_at + 3]]);
+    let Some(start) = length_at.checked_sub(length as usize) else { return };
+    let patched = column_orders::type_defined_floats(&mut tail[start..length_at]);
+    debug_assert!(patched.is_ok(), "the footer's column orders: {patched:?}");
+}
+
 /// The caller's sink, taken back out of the file writer once the footer is
 /// written (the `parquet` crate only hands it back by writing the footer
 /// again). The file's leading magic is held back until more bytes follow
@@ -134,6 +155,8 @@ pub(crate) struct Sink<W> {
     inner: Option<W>,
     /// The leading bytes held back; `None` once written.
     head: Option<Vec<u8>>,
+    /// While the footer is written: the bytes held until it is patched.
+    tail: Option<Vec<u8>>,
 }
 
 /// The bytes held back: the leading `PAR1`.
@@ -141,7 +164,7 @@ const HELD: usize = 4;
 
 impl<W: Write> Sink<W> {
     pub(crate) fn new(inner: W) -> Self {
-        Sink { inner: Some(inner), head: Some(Vec::with_capacity(HELD)) }
+        Sink { inner: Some(inner), head: Some(Vec::with_capacity(HELD)), tail: None }
     }
 
     /// The caller's sink, once the file is written.
@@ -151,6 +174,27 @@ impl<W: Write> Sink<W> {
 
     fn inner(&mut self) -> io::Result<&mut W> {
         self.inner.as_mut().ok_or_else(|| io::Error::other("the sink was taken"))
+    }
+
+    /// Writes `buf` past the head: to the held tail while there is one.
+    fn emit(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.tail {
+            Some(tail) => {
+                tail.extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            None => self.inner()?.write(buf),
+        }
+    }
+
+    fn emit_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match &mut self.tail {
+            Some(tail) => {
+                tail.extend_from_slice(buf);
+                Ok(())
+            }
+            None => self.inner()?.write_all(buf),
+        }
     }
 }
 
@@ -164,10 +208,10 @@ impl<W: Write> Write for Sink<W> {
             }
             // Bytes after the head: the head goes first.
             let head = std::mem::take(head);
-            self.inner()?.write_all(&head)?;
+            self.emit_all(&head)?;
             self.head = None;
         }
-        self.inner()?.write(buf)
+        self.emit(buf)
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -5,6 +5,7 @@
 
 mod atomic;
 mod chunks;
+mod column_orders;
 pub(crate) mod disk;
 mod field_columns;
 mod page_crc;

@@ -24,6 +24,7 @@ mod dictionary_pruning;
 mod dremel;
 mod filters;
 mod fixtures_read;
+mod float_statistics;
 mod json_values;
 mod logical_types;
 mod object_stores;

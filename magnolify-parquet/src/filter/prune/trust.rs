@@ -46,8 +46,12 @@ pub(super) fn trusted(
     match file.file_metadata().column_order(index) {
         ColumnOrder::TYPE_DEFINED_ORDER(SortOrder::UNDEFINED) => return None,
         ColumnOrder::TYPE_DEFINED_ORDER(_) => {}
-        // Floats in total order keep NaNs in their bounds: not read here.
-        ColumnOrder::IEEE_754_TOTAL_ORDER | ColumnOrder::INT96_TIMESTAMP_ORDER => return None,
+        // Floats in total order (the `parquet` crate's files since 58, this
+        // library's before it declared the type-defined order): a NaN bound
+        // makes no key (below), and keys compare as numbers, so the two
+        // zeros, which the total order tells apart, compare equal.
+        ColumnOrder::IEEE_754_TOTAL_ORDER => {}
+        ColumnOrder::INT96_TIMESTAMP_ORDER => return None,
         // No order in the footer: the legacy signed order, right for
         // signed types only.
         ColumnOrder::UNDEFINED if order_sensitive && !equal => return None,

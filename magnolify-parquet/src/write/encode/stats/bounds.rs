@@ -2,6 +2,7 @@
 //! batch: vectorizable reductions for fixed-width values, copies of byte
 //! arrays only when a bound changes.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::ops::Range;
 
@@ -9,7 +10,7 @@ use parquet::data_type::{AsBytes, Int96};
 
 use crate::values::ByteBuffer;
 
-use super::order::{int96_key, Order, TotalOrder};
+use super::order::{f16_bits, f16_is_nan, int96_key, Order, TotalOrder};
 
 /// The min and max folded in so far, typed like the column's values.
 #[derive(Debug, Clone, Default)]
@@ -193,6 +194,40 @@ impl Bounds {
             (Bounds::F64(a, b), Bounds::F64(c, d)) => (a.total_cmp(c), b.total_cmp(d)),
             (Bounds::Bytes(a, b), Bounds::Bytes(c, d)) => (order.cmp_bytes(a, c), order.cmp_bytes(b, d)),
             _ => return None,
+        })
+    }
+
+    /// These bounds as written, by the type-defined order's rules for
+    /// floats (FLOAT, DOUBLE and FLOAT16), which the footer declares for
+    /// them (see `file::column_orders`): a NaN is never a bound (NaN-only
+    /// values have none), and a zero min is `-0.0`, a zero max `+0.0`, so
+    /// that a reader comparing numbers keeps both zeros. The bounds are
+    /// folded in total order, NaN aside, so they are the values' numeric
+    /// extremes.
+    pub(super) fn type_defined(&self, order: Order) -> Cow<'_, Bounds> {
+        const F16_ZERO: [u8; 2] = [0x00, 0x00];
+        const F16_NEGATIVE_ZERO: [u8; 2] = [0x00, 0x80];
+        let f16_zero = |v: &[u8]| f16_bits(v) & 0x7FFF == 0;
+        Cow::Owned(match self {
+            Bounds::F32(min, max) if min.is_nan() || max.is_nan() => Bounds::Empty,
+            &Bounds::F32(min, max) => {
+                Bounds::F32(if min == 0.0 { -0.0 } else { min }, if max == 0.0 { 0.0 } else { max })
+            }
+            Bounds::F64(min, max) if min.is_nan() || max.is_nan() => Bounds::Empty,
+            &Bounds::F64(min, max) => {
+                Bounds::F64(if min == 0.0 { -0.0 } else { min }, if max == 0.0 { 0.0 } else { max })
+            }
+            Bounds::Bytes(min, max) if order == Order::F16 => {
+                match (f16_is_nan(min) || f16_is_nan(max), f16_zero(min), f16_zero(max)) {
+                    (true, _, _) => Bounds::Empty,
+                    (false, false, false) => return Cow::Borrowed(self),
+                    (false, min_zero, max_zero) => Bounds::Bytes(
+                        if min_zero { F16_NEGATIVE_ZERO.to_vec() } else { min.clone() },
+                        if max_zero { F16_ZERO.to_vec() } else { max.clone() },
+                    ),
+                }
+            }
+            _ => return Cow::Borrowed(self),
         })
     }
 

@@ -76,7 +76,9 @@ impl ColumnIndexWriter {
         // an empty list in two rows): it is then a null page all the same.
         if rows == page.nulls {
             self.builder.append(true, Vec::new(), Vec::new(), null_count, nan_count);
-        } else if let Some((min, max)) = page.bounds.as_bytes() {
+        } else if let Some((min, max)) = page.bounds.type_defined(self.kind.order).as_bytes() {
+            // In the folded (total) order: pages that ascend in it ascend
+            // as numbers too, whatever their zeros.
             self.track_boundary_order(&page.bounds);
             let (min, max) = if self.kind.truncatable {
                 (lower_bound(min, self.limit, self.kind.utf8).0, upper_bound(max, self.limit, self.kind.utf8).0)

@@ -9,7 +9,15 @@
 //!   IEEE 754 total order (`-0.0 < +0.0`, no normalization), DECIMAL byte
 //!   arrays as signed big-endian numbers, other byte arrays unsigned
 //!   lexicographically; INTERVAL (and the geospatial types) get no min/max;
-//! - a NaN is a float's min or max only when nothing but NaN was seen;
+//! - a NaN is a float's min or max only when nothing but NaN was seen.
+//!
+//! One rule is ours: float bounds are written by the type-defined order's
+//! rules, which the footer declares for float columns (`file::column_orders`)
+//! and every reader knows, where the crate writes the IEEE 754 total
+//! order's, which readers before parquet-format 2.12 ignore: no NaN bound
+//! (a chunk or page of NaN only has none, and a column index with such a
+//! page is not written), a zero min `-0.0` and a zero max `+0.0`
+//! (`Bounds::type_defined`). The crate's rules, further:
 //! - among equal values (DECIMALs of different lengths) the first is kept;
 //! - binary min/max are cut to a length (the max then incremented) and marked
 //!   inexact when cut, except DECIMAL and FLOAT16.
@@ -279,7 +287,8 @@ impl ValueStats {
     /// `statistics_truncate_length`.
     fn statistics(&self, props: &WriterProperties, backwards_compatible: bool) -> Statistics {
         let b = backwards_compatible;
-        match (self.kind.physical, &self.bounds) {
+        let bounds = self.bounds.type_defined(self.kind.order);
+        match (self.kind.physical, &*bounds) {
             (PhysicalType::BOOLEAN, &Bounds::Bool(min, max)) => Statistics::Boolean(self.typed(Some((min, max)), b)),
             (PhysicalType::BOOLEAN, _) => Statistics::Boolean(self.typed(None, b)),
             (PhysicalType::INT32, &Bounds::I32(min, max)) => Statistics::Int32(self.typed(Some((min, max)), b)),
@@ -292,9 +301,9 @@ impl ValueStats {
             (PhysicalType::FLOAT, _) => Statistics::Float(self.typed(None, b)),
             (PhysicalType::DOUBLE, &Bounds::F64(min, max)) => Statistics::Double(self.typed(Some((min, max)), b)),
             (PhysicalType::DOUBLE, _) => Statistics::Double(self.typed(None, b)),
-            (PhysicalType::BYTE_ARRAY, _) => Statistics::ByteArray(self.binary::<ByteArray>(props, b)),
-            (PhysicalType::FIXED_LEN_BYTE_ARRAY, _) => {
-                Statistics::FixedLenByteArray(self.binary::<FixedLenByteArray>(props, b))
+            (PhysicalType::BYTE_ARRAY, bounds) => Statistics::ByteArray(self.binary::<ByteArray>(bounds, props, b)),
+            (PhysicalType::FIXED_LEN_BYTE_ARRAY, bounds) => {
+                Statistics::FixedLenByteArray(self.binary::<FixedLenByteArray>(bounds, props, b))
             }
         }
     }
@@ -309,8 +318,13 @@ impl ValueStats {
     /// Byte array statistics. Cut bounds are rebuilt as the crate rebuilds
     /// them (`truncate_statistics`): the deprecated fields follow the sort
     /// order, and the exactness flags say whether a bound was cut.
-    fn binary<T: From<Vec<u8>>>(&self, props: &WriterProperties, backwards_compatible: bool) -> ValueStatistics<T> {
-        let Bounds::Bytes(min, max) = &self.bounds else {
+    fn binary<T: From<Vec<u8>>>(
+        &self,
+        bounds: &Bounds,
+        props: &WriterProperties,
+        backwards_compatible: bool,
+    ) -> ValueStatistics<T> {
+        let Bounds::Bytes(min, max) = bounds else {
             return self.typed(None, backwards_compatible);
         };
         if !self.kind.truncatable {

@@ -85,14 +85,14 @@ fn index_bounds(index: &ColumnIndexMetaData) -> Vec<Option<(Vec<u8>, Vec<u8>)>> 
 const NAN: f32 = f32::NAN;
 
 #[test]
-fn float_bounds_skip_nan_and_keep_the_sign_of_zero() {
+fn float_bounds_skip_nan_and_widen_zeros() {
     let (def, values) = optional(&[
         Some(NAN),
         Some(NAN),
         Some(NAN), // all NaN
         Some(1.0),
         Some(NAN),
-        Some(-0.0),
+        Some(0.0),
         Some(0.0),
         Some(-0.0),
         None,
@@ -108,35 +108,42 @@ fn float_bounds_skip_nan_and_keep_the_sign_of_zero() {
     assert_eq!(float_bits(&chunk), (Some(f32::NEG_INFINITY.to_bits()), Some(f32::INFINITY.to_bits())));
     assert_eq!((chunk.nan_count_opt(), chunk.null_count_opt()), (Some(5), Some(4)));
     assert!(!chunk.is_min_max_backwards_compatible());
+    // A page of NaN only has no bounds, so the chunk has no column index.
+    assert!(ours.index.is_none());
+    let headers: Vec<_> = ours.page_headers.iter().map(|s| s.as_ref().map(float_bits)).collect();
+    assert_eq!(headers[0], Some((None, None)));
+    // A zero min is -0.0 and a zero max +0.0, whatever zero the page held.
+    assert_eq!(headers[1], Some((Some((-0.0f32).to_bits()), Some(1.0f32.to_bits()))));
+    assert_eq!(headers[2], Some((Some((-0.0f32).to_bits()), Some(0.0f32.to_bits()))));
+    assert_eq!(headers[3], None, "a null page has no header statistics");
+
+    // Without such a page, the column index has the pages' bounds.
+    let values = vec![0.0, 1.0, -0.0, 2.0, 3.0, NAN, -0.0, -0.0];
+    let (ours, _) = run("FLOAT", Layout::Required, vec![], vec![], ColumnValues::F32(values), pages_of(2));
     let index = ours.index.expect("column index");
-    assert_eq!(index.nan_counts(), Some(&vec![3, 1, 0, 0, 1]));
-    assert_eq!(index.null_counts(), Some(&vec![0, 0, 1, 3, 0]));
     let bits = |v: f32| v.to_le_bytes().to_vec();
     assert_eq!(
         index_bounds(&index),
         vec![
-            Some((bits(NAN), bits(NAN))),
             Some((bits(-0.0), bits(1.0))),
+            Some((bits(-0.0), bits(2.0))),
+            Some((bits(3.0), bits(3.0))),
             Some((bits(-0.0), bits(0.0))),
-            None,
-            Some((bits(f32::NEG_INFINITY), bits(f32::INFINITY))),
         ]
     );
-    // NaN is above 1.0 in total order: the maxima fall, then rise.
-    assert_eq!(index.get_boundary_order(), Some(BoundaryOrder::UNORDERED));
-    let headers: Vec<_> = ours.page_headers.iter().map(|s| s.as_ref().map(float_bits)).collect();
-    assert_eq!(headers[1], Some((Some((-0.0f32).to_bits()), Some(1.0f32.to_bits()))));
-    assert_eq!(headers[3], None, "a null page has no header statistics");
+    assert_eq!(index.nan_counts(), Some(&vec![0, 0, 1, 0]));
 }
 
 #[test]
-fn only_nan_gives_the_least_and_greatest_nan() {
+fn only_nan_gives_no_bounds() {
     let values = vec![NAN, -NAN, f32::from_bits(0x7FC0_0001)];
     let (ours, _) = run("FLOAT", Layout::Required, vec![], vec![], ColumnValues::F32(values), pages_of(2));
     let chunk = ours.chunk.expect("chunk statistics");
-    assert_eq!(float_bits(&chunk), (Some(0xFFC0_0000), Some(0x7FC0_0001)));
+    assert_eq!(float_bits(&chunk), (None, None));
     assert_eq!(chunk.nan_count_opt(), Some(3));
     let (ours, _) = run("FLOAT", Layout::Required, vec![], vec![], ColumnValues::F32(vec![0.0, -0.0]), pages_of(9));
+    assert_eq!(float_bits(&ours.chunk.expect("chunk")), (Some(0x8000_0000), Some(0)));
+    let (ours, _) = run("FLOAT", Layout::Required, vec![], vec![], ColumnValues::F32(vec![0.0, 0.0]), pages_of(9));
     assert_eq!(float_bits(&ours.chunk.expect("chunk")), (Some(0x8000_0000), Some(0)));
 }
 

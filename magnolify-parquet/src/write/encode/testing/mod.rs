@@ -9,11 +9,13 @@
 mod cases;
 mod compare;
 mod specs;
+mod type_defined;
 mod writes;
 
 pub(crate) use cases::{random_case, random_props, Case};
 pub(crate) use compare::{assert_same_stats, bitset, check, index_view, run_with};
 pub(crate) use specs::{descriptor, specs, Layout, Rng, Spec};
+pub(crate) use type_defined::{expected_index, expected_stats};
 pub(crate) use writes::{write_theirs, Ours, Theirs};
 
 use compare::{run, Coverage};
