@@ -36,8 +36,8 @@ use crate::model::Container;
 /// |---|---|
 /// | `struct S { a: A, b: B }` | a group with fields `a` and `b`; a record (message) at the top level |
 /// | `struct Id(T);` (newtype) | the form of `T`, transparently |
-/// | `enum E { A, B }` (unit variants only) | `BYTE_ARRAY (ENUM)` holding `"A"` or `"B"` |
-/// | `enum E { A { x: X }, B(Y), C }` (variants with data) | a group: `variant` (ENUM, the variant's symbol), then an OPTIONAL field per variant with data, sorted by name (`A`, a group of `x`; `B`, the form of `Y`); exactly the tag's field is set |
+/// | `enum E { A, B }` (unit variants only) | `BYTE_ARRAY (STRING)` holding `"A"` or `"B"`; `(ENUM)` with `#[parquet(annotation = "enum")]`, as parquet-avro writes Avro enums |
+/// | `enum E { A { x: X }, B(Y), C }` (variants with data) | a group: `variant` (STRING, or ENUM with `annotation = "enum"`: the variant's symbol), then an OPTIONAL field per variant with data, sorted by name (`A`, a group of `x`; `B`, the form of `Y`); exactly the tag's field is set |
 /// | the same with `#[parquet(union = "avro")]` | parquet-avro's union: OPTIONAL `member0`, `member1`, ... in declaration order, exactly one set |
 ///
 /// Unions, unit structs, tuple structs of 0 or 2+ fields, tuple variants of
@@ -200,7 +200,7 @@ use crate::model::Container;
 ///     text,
 ///     "message Order {
 ///   REQUIRED INT64 orderId (INTEGER(64,false));
-///   REQUIRED BYTE_ARRAY status (ENUM);
+///   REQUIRED BYTE_ARRAY status (STRING);
 ///   REQUIRED INT64 total [7] (INTEGER(64,true));
 ///   REQUIRED group lineSkus (LIST) {
 ///     REPEATED BYTE_ARRAY array (STRING);

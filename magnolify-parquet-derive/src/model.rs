@@ -45,7 +45,7 @@ pub enum Body<'a> {
     Record(Vec<Field<'a>>),
     /// `struct Id(T);`: the form of `T`.
     Newtype(&'a Type),
-    /// An enum of unit variants: an ENUM string.
+    /// An enum of unit variants: a column of its symbols (STRING, or ENUM).
     UnitEnum(Vec<Variant<'a>>),
     /// An enum with data (or with `union` set): a group of a tag and one
     /// optional field per variant with data, or parquet-avro's members.
@@ -103,6 +103,11 @@ impl<'a> Container<'a> {
         let body = match &input.data {
             Data::Struct(data) => match &data.fields {
                 Fields::Named(named) => {
+                    for (key, span) in attrs.present() {
+                        if matches!(key, "union" | "annotation") {
+                            errors.at(span, format!("`{key}` has no effect on a struct: it applies to enums"));
+                        }
+                    }
                     Body::Record(named.named.iter().filter_map(|f| record_field(f, &attrs, errors)).collect())
                 }
                 Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
@@ -191,7 +196,7 @@ fn newtype_attrs(field: &syn::Field, container: &ContainerAttrs, errors: &mut Er
     }
 }
 
-/// An enum: unit variants only make an ENUM string (unless `union` is
+/// An enum: unit variants only make a column of symbols (unless `union` is
 /// set), any variant with data makes a group.
 fn enum_body<'a>(
     input: &'a DeriveInput,
@@ -206,8 +211,10 @@ fn enum_body<'a>(
         let effect = match key {
             "rename_all" => continue,
             "list" | "union" if grouped => continue,
-            "list" => "it applies to the lists inside enums with data; a unit enum is one ENUM column",
-            "union" => "it applies to enums with data; a unit enum is one ENUM column",
+            "annotation" if layout.is_none() => continue,
+            "annotation" => "a union has no tag, whose column it annotates",
+            "list" => "it applies to the lists inside enums with data; a unit enum is one column of its symbols",
+            "union" => "it applies to enums with data; a unit enum is one column of its symbols",
             _ => {
                 "its column takes the name and options of the field that holds it; rename symbols with \
                   `rename` on variants or `rename_all`"

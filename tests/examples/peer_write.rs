@@ -19,7 +19,8 @@
 //!   `Nested` record in the default layout and in parquet-avro's 2-level one;
 //! * `enums.parquet`: an enum with data as a top-level and an optional
 //!   field (the group of a `variant` tag and one optional field per variant
-//!   with data), which the peer check also filters on the tag in SQL;
+//!   with data), which the peer check also filters on the tag in SQL, and a
+//!   unit enum annotated ENUM (`annotation = "enum"`);
 //! * `variant.parquet`: JSON documents in a VARIANT column (`VariantValue`),
 //!   which the peer check reads back as JSON with DuckDB and Spark, and
 //!   queries with Spark's `variant_get`;
@@ -155,7 +156,7 @@ fn nested_rows() -> Vec<Nested> {
 // The wide record
 // ---------------------------------------------------------------------------
 
-/// A unit-only enum: an ENUM string column.
+/// A unit-only enum: a STRING column of its symbols.
 #[derive(ParquetType, Debug, Clone, Copy)]
 enum Colour {
     Red,
@@ -550,13 +551,31 @@ impl ToJson for Payment {
     }
 }
 
+/// A unit-only enum annotated ENUM, as parquet-avro writes Avro enums.
+#[derive(ParquetType, Debug, Clone, Copy)]
+#[parquet(annotation = "enum")]
+enum Channel {
+    Web,
+    Store,
+}
+
+impl ToJson for Channel {
+    fn to_json(&self, _f: Fmt) -> Value {
+        Value::from(match self {
+            Channel::Web => "Web",
+            Channel::Store => "Store",
+        })
+    }
+}
+
 #[derive(ParquetType, Debug, Clone)]
 struct Paid {
     id: i32,
     payment: Payment,
     refund: Option<Payment>,
+    channel: Channel,
 }
-to_json_struct!(Paid { "id" => id, "payment" => payment, "refund" => refund });
+to_json_struct!(Paid { "id" => id, "payment" => payment, "refund" => refund, "channel" => channel });
 
 fn paid_rows() -> Vec<Paid> {
     (0..30)
@@ -571,7 +590,8 @@ fn paid_rows() -> Vec<Paid> {
             };
             let refund =
                 (i % 4 == 0).then(|| if i % 8 == 0 { Payment::Cash } else { Payment::Transfer(String::new()) });
-            Paid { id: i, payment, refund }
+            let channel = if i % 5 == 0 { Channel::Store } else { Channel::Web };
+            Paid { id: i, payment, refund, channel }
         })
         .collect()
 }

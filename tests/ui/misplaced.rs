@@ -13,4 +13,24 @@ enum Color {
     Red,
 }
 
+// `annotation` and `union` are for enums; a union has no tag to annotate.
+#[derive(ParquetType)]
+#[parquet(annotation = "enum", union = "avro")]
+struct Order {
+    id: u64,
+}
+
+#[derive(ParquetType)]
+#[parquet(union = "avro", annotation = "enum")]
+enum Payment {
+    Card(String),
+    Cash(i64),
+}
+
+#[derive(ParquetType)]
+#[parquet(annotation = "symbol")]
+enum Size {
+    Small,
+}
+
 fn main() {}

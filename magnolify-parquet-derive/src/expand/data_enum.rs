@@ -1,5 +1,6 @@
 //! Enums with data. The default layout is a group of a tag column,
-//! `variant` (ENUM, the variant's symbol), and one optional field per
+//! `variant` (the variant's symbol, STRING or with `annotation = "enum"`
+//! ENUM), and one optional field per
 //! variant with data, named by the variant and sorted by name, so the order
 //! of the variants in the source never changes the file. With
 //! `union = "avro"` it is parquet-avro's union layout: optional
@@ -115,6 +116,7 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionL
         Some(i) => quote!(#p::Some(#i)),
         None => quote!(#p::None),
     };
+    let as_enum = c.attrs.enum_annotation();
     let symbols_impl = quote! {
         #[allow(non_camel_case_types)]
         #vis struct #symbols;
@@ -122,6 +124,7 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionL
             const ENUM: &'static str = #enum_name;
             const SYMBOLS: &'static [&'static str] = &[#(#all_symbols),*];
             const OTHER: #p::Option<usize> = #other;
+            const ENUM_ANNOTATION: bool = #as_enum;
         }
     };
 

@@ -1,4 +1,5 @@
-//! Enums of unit variants: one BYTE_ARRAY leaf annotated ENUM holding the
+//! Enums of unit variants: one BYTE_ARRAY leaf annotated STRING (or ENUM,
+//! with `annotation = "enum"`) holding the
 //! variant's symbol.
 
 use proc_macro2::{Literal, TokenStream};
@@ -32,7 +33,10 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
             type ReadPlan = #p::LeafPlan<()>;
         },
         opts_arg(false),
-        quote!(#p::enum_schema(__name, __repetition)),
+        {
+            let as_enum = c.attrs.enum_annotation();
+            quote!(#p::enum_schema(__name, __repetition, #as_enum))
+        },
         None,
     );
     let write_impl = impls.write(

@@ -29,10 +29,13 @@ pub trait VariantSymbols {
     /// The index of the `#[parquet(other)]` variant, which reads symbols
     /// the enum lacks.
     const OTHER: Option<usize>;
+    /// Whether the tag's column is annotated ENUM (`annotation = "enum"`),
+    /// not STRING.
+    const ENUM_ANNOTATION: bool = false;
 }
 
 /// The tag of an enum with data: which variant a record holds, as an index
-/// into `S::SYMBOLS`, stored as the variant's symbol in an ENUM column.
+/// into `S::SYMBOLS`, stored as the variant's symbol (a STRING column, or ENUM).
 pub struct VariantTag<S> {
     /// Index of the variant in `S::SYMBOLS`.
     pub index: usize,
@@ -53,7 +56,7 @@ impl<S: VariantSymbols> ParquetSchema for VariantTag<S> {
     type ReadPlan = LeafPlan<()>;
 
     fn schema(name: &str, repetition: Repetition, _: &FieldOptions) -> Result<Type> {
-        enum_schema(name, repetition)
+        enum_schema(name, repetition, S::ENUM_ANNOTATION)
     }
 }
 
@@ -118,9 +121,12 @@ impl<P> EnumPlan<P> {
     }
 }
 
-/// Schema of a unit-only enum: BYTE_ARRAY annotated ENUM.
-pub fn enum_schema(name: &str, repetition: Repetition) -> Result<Type> {
-    schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, Some(LogicalType::Enum))
+/// Schema of an enum's symbols (a unit-only enum, the tag of an enum with
+/// data): BYTE_ARRAY annotated STRING, which every engine reads as text, or
+/// ENUM (`as_enum`), parquet-avro's form of an Avro enum.
+pub fn enum_schema(name: &str, repetition: Repetition, as_enum: bool) -> Result<Type> {
+    let annotation = if as_enum { LogicalType::Enum } else { LogicalType::String };
+    schema::primitive(name, repetition, PhysicalType::BYTE_ARRAY, Some(annotation))
 }
 
 /// Resolves a unit-only enum: ENUM, STRING or unannotated BYTE_ARRAY.

@@ -83,7 +83,7 @@ fn the_layout_is_a_tag_and_one_optional_field_per_variant_with_data_sorted_by_na
         text,
         "message Inner {
   OPTIONAL group last {
-    REQUIRED BYTE_ARRAY variant (ENUM);
+    REQUIRED BYTE_ARRAY variant (STRING);
     OPTIONAL group Card {
       REQUIRED BYTE_ARRAY last4 (STRING);
       REQUIRED INT32 expiry (DATE);

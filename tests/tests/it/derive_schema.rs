@@ -135,11 +135,20 @@ fn skipped_fields_are_not_in_the_schema() {
     let _ = Skips::default().scratch;
 }
 
+/// Annotated ENUM, as parquet-avro writes Avro enums.
 #[derive(ParquetType)]
-#[parquet(rename_all = "SCREAMING_SNAKE_CASE")]
+#[parquet(rename_all = "SCREAMING_SNAKE_CASE", annotation = "enum")]
 enum Priority {
     VeryHigh,
     Low,
+}
+
+/// An enum with data whose tag is annotated ENUM.
+#[derive(ParquetType)]
+#[parquet(annotation = "enum")]
+enum Step {
+    Wait(u32),
+    Done,
 }
 
 #[derive(ParquetType)]
@@ -148,20 +157,25 @@ struct Enums {
     maybe: Option<Status>,
     history: Vec<Status>,
     priority: Priority,
+    step: Step,
 }
 
 #[test]
-fn unit_enums_are_enum_strings() {
+fn unit_enums_are_strings_or_annotated_enum() {
     let expected = "\
 message Enums {
-  REQUIRED BYTE_ARRAY status (ENUM);
-  OPTIONAL BYTE_ARRAY maybe (ENUM);
+  REQUIRED BYTE_ARRAY status (STRING);
+  OPTIONAL BYTE_ARRAY maybe (STRING);
   REQUIRED group history (LIST) {
     REPEATED group list {
-      REQUIRED BYTE_ARRAY element (ENUM);
+      REQUIRED BYTE_ARRAY element (STRING);
     }
   }
   REQUIRED BYTE_ARRAY priority (ENUM);
+  REQUIRED group step {
+    REQUIRED BYTE_ARRAY variant (ENUM);
+    OPTIONAL INT32 Wait (INTEGER(32,false));
+  }
 }
 ";
     assert_eq!(text::<Enums>(), expected);
