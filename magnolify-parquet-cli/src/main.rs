@@ -193,7 +193,8 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
                         opts.command.push_str(&format!(" --engine {engine}"));
                     }
                     opts.engines = engines;
-                    codegen::generate(meta.file_metadata().schema(), &opts)
+                    let key_values = meta.file_metadata().key_value_metadata().map_or(&[][..], Vec::as_slice);
+                    codegen::generate(meta.file_metadata().schema(), key_values, &opts)
                         .map_err(|source| CliError::Codegen { path: file.clone(), source })?
                 }
                 (None, None) => {

@@ -322,6 +322,7 @@ pub struct Point {
 
 /// Avro enum `geo.Kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParquetType)]
+#[parquet(annotation = "enum")]
 pub enum Kind {
     A,
     B,

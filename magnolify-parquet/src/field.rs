@@ -88,6 +88,13 @@ pub trait ParquetSchema {
     /// `prefix`, settings), the paths as [`docs`](Self::docs) writes them.
     /// Wrappers and lists pass through.
     fn bloom_filters(_prefix: &str, _out: &mut Vec<(String, BloomFilterSpec)>) {}
+
+    /// Collects the symbols of the enums among the type's fields (unit
+    /// enums, and the `variant` tags of enums with data), as (dotted field
+    /// path under `prefix`, symbols), the paths as [`docs`](Self::docs)
+    /// writes them (a map's values at the map's path, its keys under `.key`):
+    /// what [`ENUMS_KEY`](crate::ENUMS_KEY) records in a file.
+    fn enums(_prefix: &str, _out: &mut Vec<(String, &'static [&'static str])>) {}
 }
 
 /// Which field attributes change a type's Parquet form (see

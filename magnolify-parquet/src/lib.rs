@@ -87,7 +87,7 @@ pub use field::{Accepts, ParquetRead, ParquetReadOwned, ParquetSchema, ParquetWr
 pub use file::{AtomicFile, CheckedMetadata, ParquetReader, ParquetWriter, ReaderBuilder, WriterBuilder};
 pub use options::{BloomFilterSpec, DecimalPhysical, DecimalSpec, FieldOptions, ListLayout, TimeUnit};
 pub use read::{ReadOptions, Resolved};
-pub use record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordSchema, RecordWrite, DOCS_KEY};
+pub use record::{Derived, OwnedRecord, ParquetRecord, RecordRead, RecordSchema, RecordWrite, DOCS_KEY, ENUMS_KEY};
 pub use types::ListElement;
 #[cfg(feature = "variant")]
 #[cfg_attr(docsrs, doc(cfg(feature = "variant")))]

@@ -179,6 +179,32 @@ impl<T> std::fmt::Debug for Derived<T> {
 /// Key of the footer entry that holds a derived type's doc comments.
 pub const DOCS_KEY: &str = "magnolify.docs";
 
+/// Prefix of the footer entries that hold the symbols of a derived type's
+/// enums: `magnolify.enum.<field path>` (the path as in [`DOCS_KEY`]'s
+/// entries: a list's or a map's values at its path, a map's keys under
+/// `.key`), a JSON
+/// array of the symbols in declaration order. A unit enum's column, or an
+/// enum with data's `variant` tag (`<path>.variant`), is a STRING column: the
+/// entry tells a reader (the CLI's `codegen`) that it holds an enum.
+///
+/// ```
+/// use magnolify_parquet::{ParquetType, ParquetWriter, ENUMS_KEY};
+///
+/// #[derive(ParquetType)]
+/// enum Status { Open, Shipped }
+/// #[derive(ParquetType)]
+/// struct Order { id: u64, status: Status }
+///
+/// let mut w = ParquetWriter::<Order, _>::new(Vec::new())?;
+/// w.write(&Order { id: 1, status: Status::Open })?;
+/// let metadata = w.close()?;
+/// let entries = metadata.file_metadata().key_value_metadata().unwrap();
+/// let status = entries.iter().find(|kv| kv.key == format!("{ENUMS_KEY}.status")).unwrap();
+/// assert_eq!(status.value.as_deref(), Some(r#"["Open","Shipped"]"#));
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
+pub const ENUMS_KEY: &str = "magnolify.enum";
+
 impl<T: ParquetRecord> RecordSchema for Derived<T> {
     fn schema(&self) -> Result<TypePtr> {
         T::message()
@@ -193,13 +219,38 @@ impl<T: ParquetRecord> RecordSchema for Derived<T> {
     fn key_value_metadata(&self) -> Vec<KeyValue> {
         let mut docs: Vec<(String, String)> = T::DOC.map(|d| (String::new(), d.to_owned())).into_iter().collect();
         T::docs("", &mut docs);
-        docs.into_iter()
-            .map(|(path, doc)| {
-                let key = if path.is_empty() { DOCS_KEY.to_owned() } else { format!("{DOCS_KEY}.{path}") };
-                KeyValue::new(key, doc)
-            })
-            .collect()
+        let mut enums = Vec::new();
+        T::enums("", &mut enums);
+        let docs = docs.into_iter().map(|(path, doc)| {
+            let key = if path.is_empty() { DOCS_KEY.to_owned() } else { format!("{DOCS_KEY}.{path}") };
+            KeyValue::new(key, doc)
+        });
+        let enums =
+            enums.into_iter().map(|(path, symbols)| KeyValue::new(format!("{ENUMS_KEY}.{path}"), json_array(symbols)));
+        docs.chain(enums).collect()
     }
+}
+
+/// `symbols` as a JSON array of strings.
+fn json_array(symbols: &[&str]) -> String {
+    let mut out = String::from("[");
+    for (i, symbol) in symbols.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        for c in symbol.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+    out.push(']');
+    out
 }
 
 impl<T: ParquetRecord> RecordWrite for Derived<T> {

@@ -184,6 +184,7 @@ pub struct LegUnion {
 
 /// Avro enum `Kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ParquetType)]
+#[parquet(annotation = "enum")]
 pub enum Kind {
     #[parquet(rename = "SMALL_CAR")]
     SmallCar,

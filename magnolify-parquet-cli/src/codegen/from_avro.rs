@@ -196,7 +196,8 @@ impl<'s> Front<'s> {
             })
             .collect();
         let doc = with_notes(vec![format!("Avro enum `{}`.", comment_text(&full.fullname(None)))], doc_lines(&e.doc));
-        self.enums.push(EnumDef { name: name.clone(), doc, variants });
+        // parquet-avro writes an Avro enum's column annotated ENUM.
+        self.enums.push(EnumDef { name: name.clone(), doc, annotated_enum: true, variants });
         self.made.insert(full, name.clone());
         name
     }

@@ -22,6 +22,12 @@
 //! the singular of the list (`stops` → `Stop`), unless another struct of
 //! the file has that name: the schema is walked twice, the first time to
 //! learn the other structs' names.
+//!
+//! A text column whose field path the file's `magnolify.enum.<path>`
+//! entries name (this library writes one per enum) is a unit enum of those
+//! symbols, one enum per distinct list of symbols; an enum with data comes
+//! back as a struct of its `variant` tag (such an enum) and its variants'
+//! optional fields, which reads the same columns.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -33,14 +39,33 @@ use parquet::schema::types::{SchemaDescriptor, Type};
 
 use super::common::{vec_of, with_notes, FieldCx, MAX_DEPTH};
 use super::error::CodegenError;
-use super::model::{FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef};
-use super::names::{comment_text, FieldNames, StructNames};
+use super::model::{EnumDef, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef};
+use super::names::{comment_text, FieldNames, StructNames, VariantNames};
 use super::parquet_leaf::{leaf, skip_placeholder};
 use crate::shape::{is_two_level, shape, Shape};
 
+/// The symbols of the enums a file's key/value metadata records
+/// (`magnolify.enum.<field path>`: a JSON array of strings), by field path.
+pub fn enum_symbols(key_values: &[parquet::file::metadata::KeyValue]) -> HashMap<String, Vec<String>> {
+    let prefix = format!("{}.", magnolify_parquet::ENUMS_KEY);
+    key_values
+        .iter()
+        .filter_map(|kv| {
+            let path = kv.key.strip_prefix(&prefix)?;
+            let symbols: Vec<String> = serde_json::from_str(kv.value.as_deref()?).ok()?;
+            Some((path.to_owned(), symbols))
+        })
+        .collect()
+}
+
 /// Builds the model of `message`, the root struct named `root_name` (or
-/// after the message).
-pub fn model(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Result<Model, CodegenError> {
+/// after the message); `symbols` are the enums' (see [`enum_symbols`]).
+pub fn model(
+    message: &Type,
+    symbols: &HashMap<String, Vec<String>>,
+    root_name: Option<&str>,
+    engines: &[Engine],
+) -> Result<Model, CodegenError> {
     if !message.is_group() {
         return Err(CodegenError::NotAMessage);
     }
@@ -59,10 +84,10 @@ pub fn model(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Res
     let root = FileNode::root(&descr);
     // The first pass learns the names of the structs that are not element
     // structs, which the second leaves to them.
-    let mut first = Front::default();
+    let mut first = Front::new(symbols, Vec::new(), StructNames::default());
     let _ = first.group_struct(&root, hint, None, 0);
     let names = StructNames::claiming(first.names.asked());
-    let mut front = Front { findings, names, ..Front::default() };
+    let mut front = Front::new(symbols, findings, names);
     let root = front.group_struct(&root, hint, None, 0).map_err(CodegenError::NothingReadable)?;
     let mut structs: Vec<StructDef> = front.structs.into_iter().flatten().collect();
     if let Some(first) = structs.first_mut() {
@@ -70,7 +95,7 @@ pub fn model(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Res
             first.rename = Some(message.name().to_owned());
         }
     }
-    Ok(Model { structs, enums: Vec::new() })
+    Ok(Model { structs, enums: front.enums })
 }
 
 /// What a struct made for a node is named after.
@@ -91,8 +116,12 @@ impl<'h> Hint<'h> {
 
 /// The structs made so far. A slot is `None` while its struct is being
 /// built, so that structs come out parent first.
-#[derive(Default)]
-struct Front {
+struct Front<'s> {
+    /// The enums' symbols the file records, by field path.
+    symbols: &'s HashMap<String, Vec<String>>,
+    /// The enums made, and each one's name by its symbols and annotation.
+    enums: Vec<EnumDef>,
+    enum_names: HashMap<(&'s [String], bool), String>,
     structs: Vec<Option<StructDef>>,
     names: StructNames,
     /// The names of the structs being built, outermost first: a taken name
@@ -103,7 +132,12 @@ struct Front {
     findings: Vec<(Finding, bool)>,
 }
 
-impl Front {
+impl<'s> Front<'s> {
+    fn new(symbols: &'s HashMap<String, Vec<String>>, findings: Vec<(Finding, bool)>, names: StructNames) -> Self {
+        let (structs, open, enums, enum_names) = (Vec::new(), Vec::new(), Vec::new(), HashMap::new());
+        Front { symbols, enums, enum_names, structs, names, open, findings }
+    }
+
     /// The struct of a group; `Err` says why nothing of it can be read.
     /// `path` is the dotted path of the field holding it (`None` for the root).
     fn group_struct(
@@ -276,7 +310,7 @@ impl Front {
     /// The type of what `node` holds, its own repetition accounted for.
     fn content(&mut self, node: &FileNode<'_>, hint: Hint<'_>, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
         match shape(node) {
-            Shape::Leaf => leaf(node, cx),
+            Shape::Leaf => self.enumeration(node, hint, path).unwrap_or_else(|| leaf(node, cx)),
             Shape::List(list) => {
                 cx.layouts.push(is_two_level(&list).then_some(ListLayout::TwoLevel));
                 let element = self.type_of(&list.element, hint.element(), path, depth + 1, cx);
@@ -307,7 +341,9 @@ impl Front {
     /// A map with values.
     fn map_type(&mut self, map: &MapShape<'_>, hint: Hint<'_>, path: &str, depth: usize, cx: &mut FieldCx) -> RustType {
         let Some(value) = &map.value else { return RustType::Scalar(Scalar::Bool) };
-        let key_type = leaf(&map.key, cx);
+        let key_hint = Hint { name: &format!("{}Key", hint.name), element: false };
+        let key_type =
+            self.enumeration(&map.key, key_hint, &format!("{path}.key")).unwrap_or_else(|| leaf(&map.key, cx));
         if !key_type.scalars().iter().all(|s| s.is_ord()) {
             // Float keys are neither `Ord` nor `Hash`. The runtime's list
             // resolution takes a two-field key/value group as the element
@@ -330,5 +366,37 @@ impl Front {
         let value_hint = Hint { name: &format!("{}Value", hint.name), element: false };
         let value_type = self.type_of(value, value_hint, path, depth + 1, cx);
         RustType::Map(Box::new(key_type), Box::new(value_type))
+    }
+
+    /// The unit enum of a text leaf at field `path` whose symbols the file
+    /// records; one enum per distinct list of symbols.
+    fn enumeration(&mut self, node: &FileNode<'_>, hint: Hint<'_>, path: &str) -> Option<RustType> {
+        let symbols = self.symbols.get(path)?;
+        use magnolify_parquet::convert::Annotation;
+        let annotation = Annotation::of(node.ty());
+        let text = matches!(annotation, Annotation::String | Annotation::Enum);
+        if node.is_group() || node.ty().get_physical_type() != parquet::basic::Type::BYTE_ARRAY || !text {
+            return None;
+        }
+        let annotated_enum = annotation == Annotation::Enum;
+        if let Some(name) = self.enum_names.get(&(symbols.as_slice(), annotated_enum)) {
+            return Some(RustType::Enum(name.clone()));
+        }
+        let parent = self.open.last().map(String::as_str);
+        let name =
+            if hint.element { self.names.element(hint.name, parent) } else { self.names.reserve(hint.name, parent) };
+        let mut idents = VariantNames::default();
+        let variants = symbols
+            .iter()
+            .map(|symbol| {
+                let ident = idents.ident(symbol);
+                let rename = (ident != *symbol).then(|| symbol.clone());
+                (ident, rename)
+            })
+            .collect();
+        let doc = vec![format!("The enum of `{}`, as the file records it.", comment_text(path))];
+        self.enums.push(EnumDef { name: name.clone(), doc, annotated_enum, variants });
+        self.enum_names.insert((symbols.as_slice(), annotated_enum), name.clone());
+        Some(RustType::Enum(name))
     }
 }

@@ -19,6 +19,7 @@ mod singular;
 
 use magnolify_parquet::engines::{self, Engine, Severity};
 use magnolify_parquet::ListLayout;
+use parquet::file::metadata::KeyValue;
 use parquet::schema::types::Type;
 
 pub use error::CodegenError;
@@ -42,8 +43,13 @@ pub struct CodegenOptions {
 /// Builds the model of a Parquet schema `message`: one struct per group,
 /// the record first; each field notes what `engines` cannot read, or read
 /// differently, in it.
-pub fn model_from_parquet(message: &Type, root_name: Option<&str>, engines: &[Engine]) -> Result<Model, CodegenError> {
-    from_parquet::model(message, root_name, engines)
+pub fn model_from_parquet(
+    message: &Type,
+    key_values: &[KeyValue],
+    root_name: Option<&str>,
+    engines: &[Engine],
+) -> Result<Model, CodegenError> {
+    from_parquet::model(message, &from_parquet::enum_symbols(key_values), root_name, engines)
 }
 
 /// Builds the model of the Avro record `schema`, arrays in list layout
@@ -71,9 +77,10 @@ pub fn render_model(model: &Model, opts: &CodegenOptions, origin: Origin) -> Str
 }
 
 /// Rust source with `#[derive(ParquetType)]` structs that read files of the
-/// Parquet schema `message` with magnolify-parquet.
-pub fn generate(message: &Type, opts: &CodegenOptions) -> Result<String, CodegenError> {
-    let model = model_from_parquet(message, opts.root_name.as_deref(), &opts.engines)?;
+/// Parquet schema `message` with magnolify-parquet; `key_values`, the
+/// file's footer entries, give its enums back (`magnolify.enum.*`).
+pub fn generate(message: &Type, key_values: &[KeyValue], opts: &CodegenOptions) -> Result<String, CodegenError> {
+    let model = model_from_parquet(message, key_values, opts.root_name.as_deref(), &opts.engines)?;
     let mut summaries = Vec::new();
     for &engine in &opts.engines {
         let findings = engines::check(message, engine);

@@ -14,14 +14,17 @@ pub struct Model {
     pub enums: Vec<EnumDef>,
 }
 
-/// A `#[derive(ParquetType)]` enum of unit variants: an ENUM column holding
-/// the variant's symbol.
+/// A `#[derive(ParquetType)]` enum of unit variants: a STRING (or ENUM)
+/// column holding the variant's symbol.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumDef {
     /// The Rust name, unique in the file.
     pub name: String,
     /// Doc comment lines.
     pub doc: Vec<String>,
+    /// `annotation = "enum"`: its column is annotated ENUM (as parquet-avro
+    /// writes Avro enums), not STRING.
+    pub annotated_enum: bool,
     /// The variants: (identifier, `rename` when the symbol differs).
     pub variants: Vec<(String, Option<String>)>,
 }

@@ -48,6 +48,9 @@ fn render_enum(e: &EnumDef, out: &mut String) {
         push_doc(out, 0, line);
     }
     out.push_str("#[derive(Debug, Clone, Copy, PartialEq, Eq, ParquetType)]\n");
+    if e.annotated_enum {
+        push_attr(out, 0, &["annotation = \"enum\"".to_owned()]);
+    }
     out.push_str(&format!("pub enum {} {{\n", e.name));
     for (ident, rename) in &e.variants {
         if let Some(symbol) = rename {

@@ -61,7 +61,7 @@ fn rename(t: &Type) -> Type {
 }
 
 fn gen(schema: &str) -> String {
-    generate(&parse(schema), &opts()).expect("code is generated")
+    generate(&parse(schema), &[], &opts()).expect("code is generated")
 }
 
 /// Checks `code` with `rustfmt --check` at its default settings.
@@ -175,10 +175,10 @@ golden_test!(nested_groups, NESTED);
 fn root_name_option() {
     let mut o = opts();
     o.root_name = Some("Trip".to_owned());
-    let code = generate(&parse(NESTED), &o).expect("generated");
+    let code = generate(&parse(NESTED), &[], &o).expect("generated");
     assert!(code.contains("#[parquet(rename = \"trip_record\")]\npub struct Trip {\n"), "{code}");
     o.root_name = Some("my trip".to_owned());
-    let code = generate(&parse(NESTED), &o).expect("generated");
+    let code = generate(&parse(NESTED), &[], &o).expect("generated");
     assert!(code.contains("pub struct MyTrip {\n"), "{code}");
 }
 
@@ -202,7 +202,7 @@ fn unknown_byte_annotations_are_noted() {
         .build()
         .expect("leaf");
     let message = Type::group_type_builder("m").with_fields(vec![Arc::new(leaf)]).build().expect("message");
-    let code = generate(&message, &opts()).expect("generated");
+    let code = generate(&message, &[], &opts()).expect("generated");
     let expected = "    /// Parquet: `shape`\n    ///\n    /// Read as raw bytes, written back unannotated: \
                     `REQUIRED BYTE_ARRAY shape (GEOMETRY)`.\n    pub shape: Vec<u8>,\n";
     assert!(code.contains(expected), "{code}");
@@ -217,7 +217,7 @@ fn negative_field_ids_are_noted() {
         .build()
         .expect("leaf");
     let message = Type::group_type_builder("m").with_fields(vec![Arc::new(leaf)]).build().expect("message");
-    let code = generate(&message, &opts()).expect("generated");
+    let code = generate(&message, &[], &opts()).expect("generated");
     assert!(
         code.contains(
             "    /// Parquet: `n`, field id -1\n    ///\n    /// Not kept: field id -1 (negative).\n    pub n: i32,\n"
@@ -268,7 +268,7 @@ fn engine_findings_are_noted_on_their_fields() {
            required int64 big (INTEGER(64,false));
          }",
     );
-    let code = generate(&schema, &CodegenOptions { engines: vec![Engine::Spark, Engine::PyArrow], ..opts() })
+    let code = generate(&schema, &[], &CodegenOptions { engines: vec![Engine::Spark, Engine::PyArrow], ..opts() })
         .expect("generated");
     let notes: Vec<&str> = code.lines().filter(|l| l.contains("spark: ") || l.contains("pyarrow: ")).collect();
     assert_eq!(
@@ -296,11 +296,11 @@ fn engine_findings_are_noted_on_their_fields() {
 #[test]
 fn errors() {
     let leaf = Type::primitive_type_builder("x", parquet::basic::Type::INT32).build().expect("leaf");
-    assert_eq!(generate(&leaf, &opts()), Err(CodegenError::NotAMessage));
+    assert_eq!(generate(&leaf, &[], &opts()), Err(CodegenError::NotAMessage));
     let empty = Type::group_type_builder("m").build().expect("group");
-    assert_eq!(generate(&empty, &opts()), Err(CodegenError::NoColumns));
+    assert_eq!(generate(&empty, &[], &opts()), Err(CodegenError::NoColumns));
     let interval = parse("message m { required fixed_len_byte_array(12) i (INTERVAL); optional group g { } }");
-    assert!(matches!(generate(&interval, &opts()), Err(CodegenError::NothingReadable(_))));
+    assert!(matches!(generate(&interval, &[], &opts()), Err(CodegenError::NothingReadable(_))));
 }
 
 #[test]
@@ -322,7 +322,7 @@ fn deep_nesting_is_left_out_not_overflowed() {
         .expect("leaf");
     let message =
         Type::group_type_builder("m").with_fields(vec![Arc::new(plain), Arc::new(node)]).build().expect("message");
-    let code = generate(&message, &opts()).expect("generated");
+    let code = generate(&message, &[], &opts()).expect("generated");
     assert!(code.contains("    // Parquet: `g149` is left out: nested deeper than 100 levels\n"), "{code}");
     assert_rustfmt_clean(&code);
 }
@@ -336,7 +336,7 @@ fn json_columns_keep_their_annotation_where_a_field_is_all_json() {
         required group by_key (MAP) { repeated group key_value {
             required binary key (STRING); required binary value (JSON); } }
     }";
-    let code = generate(&parse_message_type(schema).expect("parses"), &opts()).expect("generated");
+    let code = generate(&parse_message_type(schema).expect("parses"), &[], &opts()).expect("generated");
     assert!(code.contains("    #[parquet(json)]\n    pub docs: Option<Vec<String>>,\n"), "{code}");
     let mixed = "    /// Not kept: the JSON annotation of some of its text columns (the others are not JSON; all are \
                  written back as STRING).\n    pub by_key:";

@@ -71,7 +71,7 @@ impl Fixture {
 pub fn fixtures() -> Vec<Fixture> {
     let root = fixtures_dir();
     let mut out = Vec::new();
-    for dir in ["parquet-testing", "parquet-testing/bad_data", "peers"] {
+    for dir in ["parquet-testing", "parquet-testing/bad_data", "peers", "ours"] {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
         for entry in entries {
             let path = entry.expect("directory entry").path();

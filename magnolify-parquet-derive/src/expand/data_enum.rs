@@ -163,6 +163,10 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>], layout: Option<UnionL
             fn bloom_filters(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::BloomFilterSpec)>) {
                 #schema::bloom_filters(__prefix, __out)
             }
+
+            fn enums(__prefix: &str, __out: &mut #p::Vec<(#p::String, &'static [&'static str])>) {
+                #schema::enums(__prefix, __out)
+            }
         },
         opts_arg(true),
         quote!(#schema::schema(__name, __repetition, __opts)),

@@ -52,6 +52,10 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
     let reads = stored.iter().map(|s| read_field(s, &via));
     let docs = stored.iter().map(docs_field);
     let blooms = stored.iter().map(bloom_field);
+    let enums = stored.iter().map(|s| {
+        let (schema, name) = (&s.schema, &s.field.name);
+        quote!(#schema::enums(&#p::doc_path(__prefix, #name), __out);)
+    });
     let field_count = stored.len();
 
     let stored_inits = stored.iter().map(|s| {
@@ -79,6 +83,10 @@ pub fn expand(c: &Container<'_>, fields: &[Field<'_>]) -> TokenStream {
 
             fn bloom_filters(__prefix: &str, __out: &mut #p::Vec<(#p::String, #p::BloomFilterSpec)>) {
                 #(#blooms)*
+            }
+
+            fn enums(__prefix: &str, __out: &mut #p::Vec<(#p::String, &'static [&'static str])>) {
+                #(#enums)*
             }
         },
         opts_arg(false),

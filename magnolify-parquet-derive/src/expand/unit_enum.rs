@@ -31,6 +31,10 @@ pub fn expand(c: &Container<'_>, variants: &[Variant<'_>]) -> TokenStream {
         quote! {
             const LEAVES: usize = 1;
             type ReadPlan = #p::LeafPlan<()>;
+
+            fn enums(__prefix: &str, __out: &mut #p::Vec<(#p::String, &'static [&'static str])>) {
+                __out.push((#p::String::from(__prefix), &[#(#symbols),*]));
+            }
         },
         opts_arg(false),
         {

@@ -48,6 +48,10 @@ impl<T: ParquetSchema> ParquetSchema for Option<T> {
     fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
         T::bloom_filters(prefix, out)
     }
+
+    fn enums(prefix: &str, out: &mut Vec<(String, &'static [&'static str])>) {
+        T::enums(prefix, out)
+    }
 }
 
 impl<T: ParquetWrite> ParquetWrite for Option<T> {
@@ -234,6 +238,10 @@ impl<T: ListElement> ParquetSchema for [T] {
     fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
         T::bloom_filters(prefix, out)
     }
+
+    fn enums(prefix: &str, out: &mut Vec<(String, &'static [&'static str])>) {
+        T::enums(prefix, out)
+    }
 }
 
 impl<T: ListElement + ParquetWrite> ParquetWrite for [T] {
@@ -376,6 +384,11 @@ macro_rules! map_field {
 
             fn docs(prefix: &str, out: &mut Vec<(String, String)>) {
                 V::docs(prefix, out)
+            }
+
+            fn enums(prefix: &str, out: &mut Vec<(String, &'static [&'static str])>) {
+                K::enums(&format!("{prefix}.key"), out);
+                V::enums(prefix, out)
             }
         }
 

@@ -32,6 +32,10 @@ macro_rules! pointer_schema_write {
                 fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
                     <$inner as ParquetSchema>::bloom_filters(prefix, out)
                 }
+
+                fn enums(prefix: &str, out: &mut Vec<(String, &'static [&'static str])>) {
+                    <$inner as ParquetSchema>::enums(prefix, out)
+                }
             }
 
             impl<$($generics)*> ParquetWrite for $t

@@ -75,6 +75,10 @@ macro_rules! sequence_schema_write {
             fn bloom_filters(prefix: &str, out: &mut Vec<(String, crate::options::BloomFilterSpec)>) {
                 T::bloom_filters(prefix, out)
             }
+
+            fn enums(prefix: &str, out: &mut Vec<(String, &'static [&'static str])>) {
+                T::enums(prefix, out)
+            }
         }
 
         impl<T: ListElement + ParquetWrite, $($generics)*> ParquetWrite for $t {

@@ -58,6 +58,10 @@ impl<S: VariantSymbols> ParquetSchema for VariantTag<S> {
     fn schema(name: &str, repetition: Repetition, _: &FieldOptions) -> Result<Type> {
         enum_schema(name, repetition, S::ENUM_ANNOTATION)
     }
+
+    fn enums(prefix: &str, out: &mut Vec<(String, &'static [&'static str])>) {
+        out.push((prefix.to_owned(), S::SYMBOLS));
+    }
 }
 
 impl<S: VariantSymbols> ParquetWrite for VariantTag<S> {

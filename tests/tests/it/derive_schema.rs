@@ -632,3 +632,52 @@ fn serde_attributes_decided_by_ours_are_accepted() {
     let json = serde_json::to_string(&Event { user_id: 1, kind_name: "k".into(), cache: None, note: None }).unwrap();
     assert_eq!(json, r#"{"userId":1,"kind":"k"}"#);
 }
+
+#[derive(ParquetType)]
+enum Kind {
+    #[parquet(rename = "say \"hi\"")]
+    Greeting,
+    Plain,
+}
+
+#[derive(ParquetType)]
+enum Move {
+    Walk { kind: Kind },
+    Stay,
+}
+
+#[derive(ParquetType)]
+struct Moves {
+    kinds: Vec<Kind>,
+    by_kind: std::collections::BTreeMap<String, Option<Kind>>,
+    last: Option<Move>,
+}
+
+/// Every enum's symbols are in the footer, by field path: unit enums in
+/// lists and map values, an enum with data's tag, and a unit enum inside
+/// one of its variants; symbols escaped as JSON.
+#[test]
+fn enum_symbols_are_recorded_in_the_footer() {
+    use magnolify_parquet::{ParquetWriter, ENUMS_KEY};
+    let mut writer = ParquetWriter::<Moves, _>::new(Vec::new()).unwrap();
+    writer.write(&Moves { kinds: vec![Kind::Plain], by_kind: Default::default(), last: Some(Move::Stay) }).unwrap();
+    let metadata = writer.close().unwrap();
+    let entries: Vec<(String, String)> = metadata
+        .file_metadata()
+        .key_value_metadata()
+        .unwrap()
+        .iter()
+        .filter(|kv| kv.key.starts_with(ENUMS_KEY))
+        .map(|kv| (kv.key.clone(), kv.value.clone().unwrap()))
+        .collect();
+    let kind = r#"["say \"hi\"","Plain"]"#.to_owned();
+    assert_eq!(
+        entries,
+        [
+            ("magnolify.enum.kinds".to_owned(), kind.clone()),
+            ("magnolify.enum.by_kind".to_owned(), kind.clone()),
+            ("magnolify.enum.last.variant".to_owned(), r#"["Walk","Stay"]"#.to_owned()),
+            ("magnolify.enum.last.Walk.kind".to_owned(), kind),
+        ]
+    );
+}
