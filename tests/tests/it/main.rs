@@ -25,6 +25,7 @@ mod dremel;
 mod filters;
 mod fixtures_read;
 mod float_statistics;
+mod hints;
 mod json_values;
 mod logical_types;
 mod object_stores;
