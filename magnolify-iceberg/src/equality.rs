@@ -4,8 +4,8 @@
 //! says.
 //!
 //! Columns are found by field id in both files (in a data file written
-//! without ids, by the table's name mapping), so they are read whether or
-//! not the scan's record type has them. A column the data file lacks (added
+//! without ids, by the table's name mapping, else by the field's name), so
+//! they are read whether or not the scan's record type has them. A column the data file lacks (added
 //! to the table after it was written) has its field's `initial-default`
 //! there, else null.
 
@@ -103,11 +103,19 @@ impl KeyColumns {
         };
         let columns = file.columns();
         let has_ids = columns.iter().any(|c| c.self_type().get_basic_info().has_id());
-        match has_ids {
-            true => columns.iter().position(|c| with_id(&c)),
-            false => mapped_names(self.mapping.fields(), id)
-                .and_then(|names| columns.iter().position(|c| matches_names(c.path().parts(), &names))),
-        }
+        // A file without ids: by the table's name mapping, else by the
+        // field's name in the schema read (as the records are read).
+        let names = match has_ids {
+            true => return columns.iter().position(|c| with_id(&c)),
+            false => mapped_names(self.mapping.fields(), id).or_else(|| self.schema_names(id))?,
+        };
+        columns.iter().position(|c| matches_names(c.path().parts(), &names))
+    }
+
+    /// The names of the field with `id` in the schema read, from the top.
+    fn schema_names(&self, id: i32) -> Option<Vec<Vec<String>>> {
+        let name = self.defaults.as_ref()?.name_by_field_id(id)?;
+        Some(name.split('.').map(|part| vec![part.to_owned()]).collect())
     }
 
     /// The key of the field with `id` in a file that lacks its column.

@@ -114,8 +114,15 @@ async fn files_without_ids_and_types_with_old_names_meet_a_renamed_column_throug
     let (_dir, catalog, table) = common::new_table::<Legacy>("n", "pages").await;
     let old = legacy(0..10);
     let table = imported(&catalog, &table, &old).await;
-    // Before any rename, a file without ids reads by its column names.
+    // Before any rename, a file without ids reads by its column names, and
+    // an equality delete finds its column so too.
     assert_eq!(TableScan::<Legacy>::new(&table).collect().await.unwrap(), old);
+    let files = TableScan::<Legacy>::new(&table).files().await.unwrap();
+    let rows = [ByPath { path: "/p3".to_owned() }];
+    let name = TableIdent::from_strs(["n", "pages_deleted"]).unwrap();
+    let (deleted, _) = with_delete(&catalog, &table, &files[0], Deletes::equality(&[2], &rows), &name).await;
+    let kept: Vec<Legacy> = old.iter().filter(|r| r.id != 3).cloned().collect();
+    assert_eq!(TableScan::<Legacy>::new(&deleted).collect().await.unwrap(), kept);
 
     // Without a name mapping, the renamed column is not found in the file,
     // and the old name is not the table's.
