@@ -90,6 +90,7 @@ pub fn model(
     let mut front = Front::new(symbols, findings, names);
     let root = front.group_struct(&root, hint, None, 0).map_err(CodegenError::NothingReadable)?;
     let mut structs: Vec<StructDef> = front.structs.into_iter().flatten().collect();
+    merge_identical(&mut structs);
     if let Some(first) = structs.first_mut() {
         if !message.name().is_empty() && message.name() != root {
             first.rename = Some(message.name().to_owned());
@@ -398,5 +399,33 @@ impl<'s> Front<'s> {
         self.enums.push(EnumDef { name: name.clone(), doc, annotated_enum, variants });
         self.enum_names.insert((symbols.as_slice(), annotated_enum), name.clone());
         Some(RustType::Enum(name))
+    }
+}
+
+/// Makes one struct of the structs whose fields are the same (the `Card` of
+/// `payment` and of `refund`, two enums with data of one type): the first
+/// is kept, its doc naming the other groups, and every field that named
+/// another names it. Repeated until none is left, since merging children
+/// can make their parents the same.
+fn merge_identical(structs: &mut Vec<StructDef>) {
+    loop {
+        let same = (1..structs.len()).find_map(|j| {
+            (0..j)
+                .find(|&i| structs[i].items == structs[j].items && structs[i].rename == structs[j].rename)
+                .map(|i| (i, j))
+        });
+        let Some((kept, gone)) = same else { return };
+        let gone = structs.remove(gone);
+        let kept_name = structs[kept].name.clone();
+        if let Some(first) = gone.doc.first() {
+            let line =
+                format!("The same fields as {}", first.trim_end_matches('.').replacen("Parquet group", "group", 1));
+            structs[kept].doc.push(format!("{line}."));
+        }
+        for item in structs.iter_mut().flat_map(|s| s.items.iter_mut()) {
+            if let Item::Field(field) = item {
+                field.ty.rename_struct(&gone.name, &kept_name);
+            }
+        }
     }
 }

@@ -203,6 +203,19 @@ impl Scalar {
 }
 
 impl RustType {
+    /// The type with the struct `from` named `to` wherever it appears.
+    pub fn rename_struct(&mut self, from: &str, to: &str) {
+        match self {
+            RustType::Struct(name) if name == from => *name = to.to_owned(),
+            RustType::Scalar(_) | RustType::Struct(_) | RustType::Enum(_) => {}
+            RustType::Option(t) | RustType::Vec(t) => t.rename_struct(from, to),
+            RustType::Map(k, v) => {
+                k.rename_struct(from, to);
+                v.rename_struct(from, to);
+            }
+        }
+    }
+
     /// Every scalar in the type, outermost first.
     pub fn scalars(&self) -> Vec<&Scalar> {
         match self {

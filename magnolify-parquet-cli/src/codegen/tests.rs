@@ -342,3 +342,18 @@ fn json_columns_keep_their_annotation_where_a_field_is_all_json() {
                  written back as STRING).\n    pub by_key:";
     assert!(code.contains(mixed), "{code}");
 }
+
+/// Groups of the same fields make one struct (two enums with data of one
+/// type, here as the library writes them), and the fields of both name it.
+#[test]
+fn identical_groups_make_one_struct() {
+    let code = gen(
+        "message Paid {
+          required group payment { required binary variant (STRING); optional group Card { required binary last4 (STRING); } }
+          optional group refund { required binary variant (STRING); optional group Card { required binary last4 (STRING); } }
+        }",
+    );
+    assert_eq!(code.matches("pub struct").count(), 3, "{code}");
+    assert!(code.contains("pub refund: Option<Payment>,"), "{code}");
+    assert!(code.contains("/// The same fields as group `refund.Card`.\n"), "{code}");
+}
