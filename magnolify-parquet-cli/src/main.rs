@@ -32,7 +32,7 @@ struct Cli {
 enum Command {
     /// Print a file's schema, key/value metadata and row groups.
     Schema {
-        /// The Parquet file.
+        /// The Parquet file, or a Hive-partitioned dataset's directory.
         file: PathBuf,
         /// Also print each column chunk's statistics.
         #[arg(long)]
@@ -47,7 +47,8 @@ enum Command {
     /// infinities as strings, UUIDs as 32 hex digits, lists as arrays, maps
     /// as arrays of `[key, value]` pairs, groups as objects.
     Cat {
-        /// The Parquet file.
+        /// The Parquet file, or a Hive-partitioned dataset's directory (its
+        /// files in order, partition values as text fields).
         file: PathBuf,
         /// Print at most this many records.
         #[arg(long, value_name = "N")]
@@ -161,6 +162,22 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<ExitCode, CliError> {
     match command {
+        Command::Schema { file, stats } if file.is_dir() => {
+            // A dataset: its partition fields, then its first file's schema.
+            let files = magnolify_parquet::dataset::discover(&file).map_err(|e| CliError::records(&file, &e))?;
+            let Some(first) = files.first() else {
+                return Err(CliError::other(&file, "a directory without Parquet files"));
+            };
+            let fields: Vec<&str> = first.partition.iter().map(|(name, _)| name.as_str()).collect();
+            let head = format!(
+                "dataset: {} files, partitioned by [{}] (text fields after each file's own)\nfirst file: {}\n\n",
+                files.len(),
+                fields.join(", "),
+                first.relative.display()
+            );
+            let meta = input::read_metadata(&first.path)?;
+            emit(&(head + &describe::describe(&meta, stats)))?;
+        }
         Command::Schema { file, stats } => {
             let meta = input::read_metadata(&file)?;
             emit(&describe::describe(&meta, stats))?;

@@ -18,11 +18,12 @@ mod leaf;
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use magnolify_parquet::convert::{FileNode, ListLevels, Presence, RecordRead, RecordReadOwned, RecordSource, Resolver};
 use magnolify_parquet::{ReadOptions, Result};
 use parquet::basic::Repetition;
-use parquet::schema::types::SchemaDescriptor;
+use parquet::schema::types::{SchemaDescriptor, Type, TypePtr};
 use serde_json::{Map, Value};
 
 pub use bytes_format::BytesFormat;
@@ -208,14 +209,59 @@ enum Node {
 
 /// Prints the records of the Parquet file at `path` to `out`, one JSON
 /// line each, at most `limit` of them; returns how many were printed. A
-/// closed output (`| head`) ends the printing without an error.
+/// closed output (`| head`) ends the printing without an error. A
+/// directory is a Hive-partitioned dataset: its files in order (as
+/// `DatasetReader` finds them), each record with its partition values as
+/// text fields after its own (`null` for `__HIVE_DEFAULT_PARTITION__`).
 pub fn print(
     path: &Path,
     converter: JsonRecords,
     limit: Option<u64>,
     out: &mut dyn Write,
 ) -> std::result::Result<u64, CliError> {
+    if !path.is_dir() {
+        return print_file(path, &[], converter, limit, out);
+    }
+    let files = magnolify_parquet::dataset::discover(path).map_err(|e| CliError::records(path, &e))?;
+    let mut printed = 0u64;
+    for file in files {
+        let left = limit.map(|n| n - printed);
+        if left == Some(0) {
+            break;
+        }
+        printed += print_file(&file.path, &file.partition, converter.clone(), left, out)?;
+    }
+    Ok(printed)
+}
+
+/// The partition values of a dataset's file as constant text columns.
+fn partition_columns(partition: &[(String, Option<String>)]) -> Result<Vec<(TypePtr, Option<Vec<u8>>)>> {
+    let column = |name: &str| -> Result<TypePtr> {
+        let ty = Type::primitive_type_builder(name, parquet::basic::Type::BYTE_ARRAY)
+            .with_repetition(Repetition::OPTIONAL)
+            .with_logical_type(Some(parquet::basic::LogicalType::String))
+            .build()
+            .map_err(|e| magnolify_parquet::Error::schema(name, e.to_string()))?;
+        Ok(Arc::new(ty))
+    };
+    partition.iter().map(|(name, value)| Ok((column(name)?, value.clone().map(String::into_bytes)))).collect()
+}
+
+/// [`print`] of one file, `partition` its values in a dataset.
+fn print_file(
+    path: &Path,
+    partition: &[(String, Option<String>)],
+    converter: JsonRecords,
+    limit: Option<u64>,
+    out: &mut dyn Write,
+) -> std::result::Result<u64, CliError> {
     let builder = crate::input::open(path)?;
+    let builder = match partition.is_empty() {
+        true => builder,
+        false => partition_columns(partition)
+            .and_then(|columns| builder.constant_columns(columns))
+            .map_err(|e| CliError::records(path, &e))?,
+    };
     // Resolved here first, for the one error that is the user's rather than the file's.
     if let Err(CatError::UnknownColumn { column, columns }) = converter.plan(builder.schema()) {
         return Err(CliError::other(path, CatError::UnknownColumn { column, columns }));

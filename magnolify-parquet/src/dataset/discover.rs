@@ -17,11 +17,30 @@ pub struct DatasetFile {
     pub partition: Vec<(String, Option<String>)>,
 }
 
-/// The data files under `root` (or `root` itself, a file), sorted by path:
-/// hidden files and directories, markers and checksum files are skipped
-/// (see [`hive::is_hidden`]); every file must sit under the same
-/// partition fields.
-pub(crate) fn discover(root: &Path) -> Result<Vec<DatasetFile>> {
+/// The data files under `root` (or `root` itself, a file), sorted by path,
+/// with the partition values their directories name: what a
+/// [`DatasetReader`](super::DatasetReader) reads, for a reader without a
+/// record type (the CLI's `cat` of a dataset). Hidden files and
+/// directories, markers and checksum files are skipped; every file must sit
+/// under the same partition fields.
+///
+/// ```
+/// use magnolify_parquet::{dataset, ParquetType};
+///
+/// #[derive(ParquetType, Clone)]
+/// struct Sale { id: i64, region: String }
+///
+/// let root = std::env::temp_dir().join(format!("discover-doc-{}", std::process::id()));
+/// let mut writer = dataset::DatasetWriter::<Sale>::builder(&root).partition_by(&Sale::fields().region).build()?;
+/// writer.write(&Sale { id: 1, region: "north".into() })?;
+/// writer.close()?;
+/// let files = dataset::discover(&root)?;
+/// assert_eq!(files.len(), 1);
+/// assert_eq!(files[0].partition, [("region".to_owned(), Some("north".to_owned()))]);
+/// # std::fs::remove_dir_all(&root).ok();
+/// # Ok::<(), magnolify_parquet::Error>(())
+/// ```
+pub fn discover(root: &Path) -> Result<Vec<DatasetFile>> {
     let io = super::in_dir;
     let meta = std::fs::metadata(root).map_err(|e| io(root, e))?;
     if meta.is_file() {

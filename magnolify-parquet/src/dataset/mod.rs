@@ -30,7 +30,7 @@ mod writer;
 mod writer_faults;
 
 pub use bookkeeping::DatasetSummary;
-pub use discover::DatasetFile;
+pub use discover::{discover, DatasetFile};
 pub use hive::NULL_PARTITION;
 pub use reader::{DatasetCounts, DatasetReader, DatasetReaderBuilder};
 #[cfg(feature = "object_store")]
