@@ -13,6 +13,8 @@
 //! are empty structs written as one byte of field header, so the footer
 //! keeps its length and every offset in it holds.
 
+use super::reader::thrift::Input;
+
 /// The field of `FileMetaData` that lists the column orders.
 const COLUMN_ORDERS: i16 = 7;
 
@@ -21,167 +23,47 @@ const COLUMN_ORDERS: i16 = 7;
 const IEEE_754_TOTAL_ORDER: u8 = 0x2C;
 const TYPE_DEFINED_ORDER: u8 = 0x1C;
 
+/// The Thrift type of a struct (each `ColumnOrder` union).
+const STRUCT: u8 = 12;
+
 /// Declares the type-defined order for the float columns of the serialized
 /// `FileMetaData` in `metadata`; returns how many entries changed, or why
 /// the bytes are not a footer this knows (they are then left as they were).
+/// The reader's Thrift scanner walks the fields (`file::reader::thrift`).
 pub(crate) fn type_defined_floats(metadata: &mut [u8]) -> Result<usize, &'static str> {
-    let mut at = Cursor { bytes: metadata, pos: 0 };
-    let mut last = 0i16;
+    const MALFORMED: &str = "the metadata ends early or is not Thrift";
     let mut changed = Vec::new();
-    loop {
-        let (id, kind) = match at.field_header(last)? {
-            None => break,
-            Some(field) => field,
-        };
-        last = id;
-        if id != COLUMN_ORDERS || kind != LIST {
-            at.skip(kind, 0)?;
-            continue;
-        }
-        let (count, element) = at.list_header()?;
-        if element != STRUCT {
-            return Err("column orders that are not structs");
-        }
-        for _ in 0..count {
-            // Each union: one field header, its empty struct, the stop.
-            if at.peek()? == IEEE_754_TOTAL_ORDER {
-                changed.push(at.pos);
+    let read = {
+        let bytes: &[u8] = metadata;
+        let mut at = Input::new(bytes, bytes.len() as u64);
+        let mut last = 0i16;
+        while let Some((id, kind)) = at.field(&mut last).ok_or(MALFORMED)? {
+            if id != COLUMN_ORDERS {
+                at.skip_value(kind).ok_or(MALFORMED)?;
+                continue;
             }
-            at.skip(STRUCT, 0)?;
+            let (count, element) = at.list_header(kind).ok_or("column orders that are not a list")?;
+            if !Input::<&[u8]>::elements_are_structs(element) {
+                return Err("column orders that are not structs");
+            }
+            for _ in 0..count {
+                // Each union: one field header, its empty struct, the stop.
+                let pos = at.consumed() as usize;
+                if bytes.get(pos) == Some(&IEEE_754_TOTAL_ORDER) {
+                    changed.push(pos);
+                }
+                at.skip_value(STRUCT).ok_or(MALFORMED)?;
+            }
         }
-    }
-    if at.pos != metadata.len() {
+        at.consumed()
+    };
+    if read != metadata.len() as u64 {
         return Err("bytes after the footer's metadata");
     }
     for &pos in &changed {
         metadata[pos] = TYPE_DEFINED_ORDER;
     }
     Ok(changed.len())
-}
-
-/// Thrift compact protocol types.
-const BOOL_TRUE: u8 = 1;
-const BOOL_FALSE: u8 = 2;
-const BYTE: u8 = 3;
-const I16: u8 = 4;
-const I32: u8 = 5;
-const I64: u8 = 6;
-const DOUBLE: u8 = 7;
-const BINARY: u8 = 8;
-const LIST: u8 = 9;
-const SET: u8 = 10;
-const MAP: u8 = 11;
-const STRUCT: u8 = 12;
-
-/// Deeper than any footer nests.
-const MAX_DEPTH: usize = 64;
-
-/// A reading position in serialized Thrift.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Result<u8, &'static str> {
-        self.bytes.get(self.pos).copied().ok_or("the metadata ends early")
-    }
-
-    fn byte(&mut self) -> Result<u8, &'static str> {
-        let b = self.peek()?;
-        self.pos += 1;
-        Ok(b)
-    }
-
-    fn varint(&mut self) -> Result<u64, &'static str> {
-        let mut value = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            value |= u64::from(b & 0x7F) << shift;
-            if b & 0x80 == 0 {
-                return Ok(value);
-            }
-        }
-        Err("a varint of more than 10 bytes")
-    }
-
-    /// A struct's next field (its id and type), `None` at its stop.
-    fn field_header(&mut self, last: i16) -> Result<Option<(i16, u8)>, &'static str> {
-        let b = self.byte()?;
-        if b == 0 {
-            return Ok(None);
-        }
-        let (delta, kind) = (b >> 4, b & 0x0F);
-        let id = match delta {
-            0 => {
-                let zigzag = self.varint()?;
-                i16::try_from((zigzag >> 1) as i64 ^ -((zigzag & 1) as i64)).map_err(|_| "a field id out of range")?
-            }
-            delta => last.checked_add(i16::from(delta)).ok_or("a field id out of range")?,
-        };
-        Ok(Some((id, kind)))
-    }
-
-    /// A list's (or set's) length and element type.
-    fn list_header(&mut self) -> Result<(u64, u8), &'static str> {
-        let b = self.byte()?;
-        let count = match b >> 4 {
-            15 => self.varint()?,
-            short => u64::from(short),
-        };
-        Ok((count, b & 0x0F))
-    }
-
-    /// Passes over one value of type `kind`.
-    fn skip(&mut self, kind: u8, depth: usize) -> Result<(), &'static str> {
-        if depth > MAX_DEPTH {
-            return Err("values nested too deep");
-        }
-        match kind {
-            // In a struct a boolean is its field header; in a list, a byte.
-            BOOL_TRUE | BOOL_FALSE if depth == 0 => {}
-            BOOL_TRUE | BOOL_FALSE | BYTE => self.pos += 1,
-            I16 | I32 | I64 => {
-                self.varint()?;
-            }
-            DOUBLE => self.pos += 8,
-            BINARY => {
-                let len = usize::try_from(self.varint()?).map_err(|_| "a binary too long")?;
-                self.pos = self.pos.checked_add(len).ok_or("a binary too long")?;
-            }
-            LIST | SET => {
-                let (count, element) = self.list_header()?;
-                for _ in 0..count {
-                    self.skip(element, depth + 1)?;
-                }
-            }
-            MAP => {
-                let count = self.varint()?;
-                if count > 0 {
-                    let types = self.byte()?;
-                    for _ in 0..count {
-                        self.skip(types >> 4, depth + 1)?;
-                        self.skip(types & 0x0F, depth + 1)?;
-                    }
-                }
-            }
-            STRUCT => {
-                let mut last = 0;
-                while let Some((id, field)) = self.field_header(last)? {
-                    last = id;
-                    // A boolean field holds its value in its header.
-                    if !matches!(field, BOOL_TRUE | BOOL_FALSE) {
-                        self.skip(field, depth + 1)?;
-                    }
-                }
-            }
-            _ => return Err("an unknown Thrift type"),
-        }
-        if self.pos > self.bytes.len() {
-            return Err("the metadata ends early");
-        }
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -197,7 +79,7 @@ mod tests {
         assert_eq!(footer, [0x79, 0x2C, 0x1C, 0x00, 0x00, 0x1C, 0x00, 0x00, 0x00]);
         // Cut short, or with bytes after it: an error, nothing changed.
         let mut cut = vec![0x79, 0x2C, 0x2C, 0x00];
-        assert_eq!(type_defined_floats(&mut cut), Err("the metadata ends early"));
+        assert_eq!(type_defined_floats(&mut cut), Err("the metadata ends early or is not Thrift"));
         assert_eq!(cut, [0x79, 0x2C, 0x2C, 0x00]);
         let mut longer = vec![0x79, 0x1C, 0x2C, 0x00, 0x00, 0x00, 0x07];
         assert_eq!(type_defined_floats(&mut longer), Err("bytes after the footer's metadata"));

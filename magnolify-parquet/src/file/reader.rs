@@ -7,7 +7,7 @@ mod chunk;
 pub(crate) mod dictionary_page;
 mod footer;
 pub(crate) mod scan;
-mod thrift;
+pub(super) mod thrift;
 
 use std::marker::PhantomData;
 use std::ops::Deref;

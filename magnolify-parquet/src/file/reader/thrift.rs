@@ -1,6 +1,7 @@
 //! A scanner of the Thrift compact protocol that reads the few integers the
-//! reader's guards need (footer schema shape, page header sizes) without
-//! allocating anything, whatever lengths the input claims.
+//! reader's guards need (footer schema shape, page header sizes), and finds
+//! the footer's column orders for the writer (`file::column_orders`),
+//! without allocating anything, whatever lengths the input claims.
 //!
 //! It is not a decoder: every field it does not need is skipped, and input it
 //! cannot make sense of stops the scan with `None`, leaving the verdict to
@@ -29,7 +30,7 @@ const UUID: u8 = 13;
 const MAX_NESTING: u32 = 32;
 
 /// Bytes read one at a time from a `Read`, never more than `budget`.
-pub(super) struct Input<R> {
+pub(in crate::file) struct Input<R> {
     inner: R,
     budget: u64,
     consumed: u64,
@@ -37,12 +38,12 @@ pub(super) struct Input<R> {
 
 impl<R: Read> Input<R> {
     /// Scans `inner`, reading at most `budget` bytes.
-    pub(super) fn new(inner: R, budget: u64) -> Self {
+    pub(in crate::file) fn new(inner: R, budget: u64) -> Self {
         Input { inner, budget, consumed: 0 }
     }
 
     /// Bytes consumed so far.
-    pub(super) fn consumed(&self) -> u64 {
+    pub(in crate::file) fn consumed(&self) -> u64 {
         self.consumed
     }
 
@@ -106,7 +107,7 @@ impl<R: Read> Input<R> {
     /// out: a struct cut short is never taken for a complete one, or a list
     /// claiming 2^60 of them would be walked to the end, one empty struct at
     /// a time.
-    pub(super) fn field(&mut self, last_id: &mut i16) -> Option<Option<(i16, u8)>> {
+    pub(in crate::file) fn field(&mut self, last_id: &mut i16) -> Option<Option<(i16, u8)>> {
         let b = self.byte()?;
         let ty = b & 0x0f;
         if ty == STOP {
@@ -130,7 +131,7 @@ impl<R: Read> Input<R> {
     }
 
     /// The header of a list field: `(element count, element type)`.
-    pub(super) fn list_header(&mut self, ty: u8) -> Option<(u64, u8)> {
+    pub(in crate::file) fn list_header(&mut self, ty: u8) -> Option<(u64, u8)> {
         if ty != LIST && ty != SET {
             return None;
         }
@@ -141,12 +142,12 @@ impl<R: Read> Input<R> {
     }
 
     /// Whether a list element type is a struct.
-    pub(super) fn elements_are_structs(element: u8) -> bool {
+    pub(in crate::file) fn elements_are_structs(element: u8) -> bool {
         element == STRUCT
     }
 
     /// Skips one value of type `ty` (a field's value or a list element).
-    pub(super) fn skip_value(&mut self, ty: u8) -> Option<()> {
+    pub(in crate::file) fn skip_value(&mut self, ty: u8) -> Option<()> {
         self.skip_nested(ty, 0, false)
     }
 
