@@ -38,7 +38,7 @@ use super::error::CodegenError;
 use super::model::{
     DecimalPhysical, EnumDef, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef, TimeUnit,
 };
-use super::names::{camel_case, comment_text, FieldNames, StructNames, VariantNames};
+use super::names::{camel_case, comment_text, enum_variants, FieldNames, StructNames};
 
 /// Builds the model of the Avro record `schema`, arrays in `layout`, the
 /// root struct named `root_name` (or after the record).
@@ -185,16 +185,7 @@ impl<'s> Front<'s> {
             return name.clone();
         }
         let name = self.struct_names.reserve(&e.name.name, None);
-        let mut variant_names = VariantNames::default();
-        let variants = e
-            .symbols
-            .iter()
-            .map(|symbol| {
-                let ident = variant_names.ident(symbol);
-                let rename = (ident != *symbol).then(|| symbol.clone());
-                (ident, rename)
-            })
-            .collect();
+        let variants = enum_variants(&e.symbols);
         let doc = with_notes(vec![format!("Avro enum `{}`.", comment_text(&full.fullname(None)))], doc_lines(&e.doc));
         // parquet-avro writes an Avro enum's column annotated ENUM.
         self.enums.push(EnumDef { name: name.clone(), doc, annotated_enum: true, variants });

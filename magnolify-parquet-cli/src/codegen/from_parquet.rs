@@ -40,7 +40,7 @@ use parquet::schema::types::{SchemaDescriptor, Type};
 use super::common::{vec_of, with_notes, FieldCx, MAX_DEPTH};
 use super::error::CodegenError;
 use super::model::{EnumDef, FieldAttrs, FieldDef, Item, ListLayout, Model, RustType, Scalar, StructDef};
-use super::names::{comment_text, FieldNames, StructNames, VariantNames};
+use super::names::{comment_text, enum_variants, FieldNames, StructNames};
 use super::parquet_leaf::{leaf, skip_placeholder};
 use crate::shape::{is_two_level, shape, Shape};
 
@@ -386,15 +386,7 @@ impl<'s> Front<'s> {
         let parent = self.open.last().map(String::as_str);
         let name =
             if hint.element { self.names.element(hint.name, parent) } else { self.names.reserve(hint.name, parent) };
-        let mut idents = VariantNames::default();
-        let variants = symbols
-            .iter()
-            .map(|symbol| {
-                let ident = idents.ident(symbol);
-                let rename = (ident != *symbol).then(|| symbol.clone());
-                (ident, rename)
-            })
-            .collect();
+        let variants = enum_variants(symbols);
         let doc = vec![format!("The enum of `{}`, as the file records it.", comment_text(path))];
         self.enums.push(EnumDef { name: name.clone(), doc, annotated_enum, variants });
         self.enum_names.insert((symbols.as_slice(), annotated_enum), name.clone());

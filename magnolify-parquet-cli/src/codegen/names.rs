@@ -293,6 +293,20 @@ impl VariantNames {
     }
 }
 
+/// The variants of a unit enum of `symbols`: each one's identifier, and
+/// its `rename` when the identifier differs from the symbol.
+pub fn enum_variants(symbols: &[String]) -> Vec<(String, Option<String>)> {
+    let mut names = VariantNames::default();
+    symbols
+        .iter()
+        .map(|symbol| {
+            let ident = names.ident(symbol);
+            let rename = (ident != *symbol).then(|| symbol.clone());
+            (ident, rename)
+        })
+        .collect()
+}
+
 /// `base` if unused, else the first of `make(2)`, `make(3)`, ... that is.
 fn unique(base: &str, used: &HashSet<String>, make: impl Fn(u32) -> String) -> String {
     if !used.contains(base) {
